@@ -1,0 +1,54 @@
+# Quick start: `make render` renders the lesson, `make test` runs every test.
+# Both set up what they need first: Debian packages, .venv, pinned Python packages.
+# A second run finds everything in place and does nothing.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+# pycairo and manimpango build from source (cairo, pango); ffprobe checks outputs;
+# a minimal TeX Live with dvisvgm renders MathTex.
+SYSTEM_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev ffmpeg \
+	texlive-latex-base texlive-latex-recommended texlive-latex-extra \
+	texlive-fonts-recommended dvisvgm
+
+.PHONY: setup system render test lint bench clean
+
+setup: system $(STAMP)
+
+system:
+	@missing=$$(for p in $(SYSTEM_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then sudo=""; \
+		elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo="sudo"; \
+		else echo "error: missing system packages: $$missing" >&2; \
+			echo "install them as root: apt-get install $$missing" >&2; exit 1; fi; \
+		echo "installing system packages: $$missing"; \
+		$$sudo apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing >/dev/null \
+			|| { echo "error: apt-get could not install: $$missing" >&2; exit 1; }; \
+	fi
+
+$(STAMP): requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
+	@# Make the repository importable from scene files run by plain `manim`.
+	echo "$(CURDIR)" > "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/attention_lesson.pth"
+	touch $@
+
+render: setup
+	$(PY) render.py
+
+test: setup
+	$(PY) -m pytest
+
+lint: setup
+	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .
+
+bench: setup
+	$(PY) bench/compare.py
+
+clean:
+	rm -rf media output .pytest_cache

@@ -1,0 +1,61 @@
+"""``python -m attention_math [--example PATH] [--json]``: print every value of the lesson."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+
+import numpy as np
+
+from .errors import ExampleError
+from .example import DEFAULT_EXAMPLE, load_example
+from .values import compute, to_jsonable
+
+
+def _print_value(name: str, value, indent: str) -> None:
+    if isinstance(value, dict):
+        print(f"{indent}{name}:")
+        for key, sub in value.items():
+            _print_value(key, sub, indent + "  ")
+    elif isinstance(value, list) and value and isinstance(value[0], dict):
+        for i, item in enumerate(value):
+            _print_value(f"{name}[{i}]", item, indent)
+    elif isinstance(value, np.ndarray) and value.ndim >= 2:
+        print(f"{indent}{name}:")
+        for line in np.array2string(value, precision=4, suppress_small=True).splitlines():
+            print(f"{indent}  {line}")
+    elif isinstance(value, np.ndarray):
+        print(f"{indent}{name}: {np.array2string(value, precision=4, suppress_small=True)}")
+    elif isinstance(value, float):
+        print(f"{indent}{name}: {value:.4f}")
+    else:
+        print(f"{indent}{name}: {value}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m attention_math", description=__doc__.split(":")[0])
+    parser.add_argument("--example", default=str(DEFAULT_EXAMPLE), help="example-values TOML file")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of readable tables")
+    args = parser.parse_args(argv)
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends quietly
+    try:
+        values = compute(load_example(args.example))
+    except ExampleError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        json.dump(to_jsonable(values), sys.stdout, indent=1)
+        print()
+    else:
+        for section, content in values.items():
+            print(f"== {section} ==")
+            for key, value in content.items():
+                _print_value(key, value, "  ")
+            print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,169 @@
+"""The lesson's side demonstrations: scaling, variance, saturation, cost, RNN decay, meaning map."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .attention import attend, softmax, softmax_jacobian
+
+
+def scaling_demo(query: np.ndarray, keys: np.ndarray) -> dict:
+    """Raw scores q·k_j, then ÷√d_k, each through softmax: saturated against balanced."""
+    raw = keys @ query
+    d_k = len(query)
+    scaled = raw / np.sqrt(d_k)
+    return {
+        "query": query,
+        "keys": keys,
+        "raw_terms": keys * query,
+        "raw": raw,
+        "d_k": d_k,
+        "sqrt_d_k": float(np.sqrt(d_k)),
+        "scaled": scaled,
+        "softmax_raw": softmax(raw),
+        "softmax_scaled": softmax(scaled),
+    }
+
+
+def variance_demo(dimensions: list[int], samples: int, seed: int) -> dict:
+    """Dot products of random N(0, 1) vectors: variance ≈ d_k raw, ≈ 1 after ÷√d_k."""
+    rng = np.random.default_rng(seed)
+    var_raw, var_scaled, max_raw = [], [], []
+    for d in dimensions:
+        q = rng.standard_normal((samples, d))
+        k = rng.standard_normal((samples, d))
+        dots = np.einsum("sd,sd->s", q, k)
+        var_raw.append(dots.var())
+        var_scaled.append((dots / np.sqrt(d)).var())
+        max_raw.append(np.abs(dots).max())
+    return {
+        "dimensions": dimensions,
+        "samples": samples,
+        "seed": seed,
+        "sqrt_dimensions": np.sqrt(dimensions),
+        "variance_raw": np.array(var_raw),
+        "variance_scaled": np.array(var_scaled),
+        "max_abs_raw": np.array(max_raw),
+    }
+
+
+def saturation_demo(scores: np.ndarray, scales: np.ndarray) -> dict:
+    """The same scores multiplied up: softmax goes one-hot and its gradient vanishes."""
+    scaled = scales[:, None] * scores[None, :]
+    weights = softmax(scaled)
+    jacobians = np.array([softmax_jacobian(w) for w in weights])
+    return {
+        "scores": scores,
+        "scales": scales,
+        "scaled_scores": scaled,
+        "weights": weights,
+        "max_weight": weights.max(axis=1),
+        "jacobians": jacobians,
+        # Frobenius norm: one number for "how much the weights can still move".
+        "gradient_norm": np.linalg.norm(jacobians, axis=(1, 2)),
+    }
+
+
+def complexity(sequence_lengths: list[int], bytes_per_weight: int, grid_lengths: list[int]) -> dict:
+    """N² comparisons and the memory of one N×N attention matrix."""
+    n = np.array(sequence_lengths, dtype=np.int64)
+    return {
+        "sequence_lengths": sequence_lengths,
+        "comparisons": n * n,
+        "bytes_per_weight": bytes_per_weight,
+        "memory_bytes": n * n * bytes_per_weight,
+        # Doubling N multiplies the comparisons by (2N)² / N².
+        "doubling_factor": int((2 * n[0]) ** 2 // (n[0] ** 2)),
+        "grid_lengths": grid_lengths,
+        "grid_cells": [g * g for g in grid_lengths],
+    }
+
+
+def rnn_decay(tokens: list[str], source: int, target: int, retention: float) -> dict:
+    """Signal of the source word after each recurrent step: retention^(steps since source)."""
+    steps = np.arange(len(tokens)) - source
+    signal = np.where(steps >= 0, retention ** np.clip(steps, 0, None), 0.0)
+    return {
+        "tokens": tokens,
+        "source": source,
+        "target": target,
+        "retention": retention,
+        "steps": int(target - source),
+        "signal": signal,
+        "signal_at_target": float(signal[target]),
+        # Self-attention links any two positions in one step, whatever their distance.
+        "attention_path_length": 1,
+    }
+
+
+def train_station(tokens: list[str], embeddings: np.ndarray, focus: int) -> dict:
+    """Parameter-free self-attention of the blog post: softmax(x_i·x_j / √d) over the sentence."""
+    d = embeddings.shape[1]
+    eye = np.eye(d)
+    head = attend(embeddings, eye, eye, eye)
+    others = head["weights"][focus].copy()
+    others[focus] = -np.inf
+    return {
+        "tokens": tokens,
+        "embeddings": embeddings,
+        "d": d,
+        "sqrt_d": head["sqrt_d_k"],
+        "scores": head["scores"],
+        "scaled_scores": head["scaled_scores"],
+        "weights": head["weights"],
+        "output": head["output"],
+        "focus": focus,
+        "strongest_other": int(np.argmax(others)),
+    }
+
+
+def semantic_shift(words: dict[str, np.ndarray], clusters: dict[str, list[str]], sentences: list[dict]) -> dict:
+    """Each focus word's move on the 2-D meaning map, computed by attention over its sentence.
+
+    Query, key and value are the words' 2-D positions (identity projections, scores
+    ÷√2), so the new position is the attention output Σ_j α_j v_j. The path visits
+    the partial sums before + Σ_{j≤t} α_j (v_j − before), one pull per context word.
+    """
+    points = {name: np.array([words[w] for w in members]) for name, members in clusters.items()}
+    centroids = {name: p.mean(axis=0) for name, p in points.items()}
+
+    def distances(p: np.ndarray) -> dict[str, float]:
+        return {name: float(np.linalg.norm(p - c)) for name, c in centroids.items()}
+
+    cases = []
+    for s in sentences:
+        x = np.array([words[w] for w in s["tokens"]])
+        eye = np.eye(2)
+        head = attend(x, eye, eye, eye)
+        i = s["focus"]
+        before, weights = x[i], head["weights"][i]
+        pulls = weights[:, None] * (x - before)
+        cases.append(
+            {
+                "sentence": " ".join(s["tokens"]),
+                "tokens": s["tokens"],
+                "word": s["tokens"][i],
+                "focus": i,
+                "positions": x,
+                "weights": weights,
+                "pulls": pulls,
+                "path": before + np.cumsum(np.vstack([np.zeros(2), pulls]), axis=0),
+                "before": before,
+                "after": head["output"][i],
+                "distance_before": distances(before),
+                "distance_after": distances(head["output"][i]),
+            }
+        )
+    return {
+        "words": words,
+        "cluster_words": clusters,
+        "clusters": points,
+        "centroids": centroids,
+        "cases": cases,
+    }
+
+
+def cat_sat(tokens: list[str], E: np.ndarray, W_q: np.ndarray, W_k: np.ndarray, W_v: np.ndarray) -> dict:  # noqa: N803
+    """The notes' example: one head on "the cat sat"."""
+    return {"tokens": tokens, "E": E, **attend(E, W_q, W_k, W_v)}
+

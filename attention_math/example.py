@@ -1,0 +1,369 @@
+"""Load and validate the example-values file (TOML) into plain numpy values.
+
+Every check names the file, the key path and what was expected, so a user who
+edits the file by hand can fix it without reading code.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import tomllib
+import unicodedata
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .errors import ExampleError
+
+DEFAULT_EXAMPLE = Path(__file__).resolve().parent.parent / "assets" / "examples" / "default.toml"
+
+# What the scenes can lay out legibly; the loader refuses anything beyond.
+MAX_TOKENS = 12
+MIN_TOKENS = 2
+MAX_D_MODEL = 8
+MAX_HEADS = 4
+MAX_TOKEN_CHARS = 16
+MAX_ABS_VALUE = 100.0
+
+_MISSING = object()
+
+
+class _Reader:
+    """Reads one TOML table, tracking which keys were used so unknown ones are reported."""
+
+    def __init__(self, path: str, data: Any, key: str) -> None:
+        if not isinstance(data, dict):
+            raise ExampleError(path, key, f"expected a table, got {_kind(data)}")
+        self.path, self.data, self.key = path, data, key
+        self.seen: set[str] = set()
+
+    def sub(self, name: str) -> str:
+        return f"{self.key}.{name}" if self.key else name
+
+    def take(self, name: str, parse: Callable[[str, str, Any], Any], default: Any = _MISSING) -> Any:
+        self.seen.add(name)
+        if name not in self.data:
+            if default is not _MISSING:
+                return default
+            raise ExampleError(self.path, self.sub(name), "missing; this key is required")
+        return parse(self.path, self.sub(name), self.data[name])
+
+    def table(self, name: str) -> _Reader:
+        self.seen.add(name)
+        if name not in self.data:
+            raise ExampleError(self.path, self.sub(name), "missing; this table is required")
+        return _Reader(self.path, self.data[name], self.sub(name))
+
+    def tables(self, name: str, lo: int, hi: int) -> list[_Reader]:
+        self.seen.add(name)
+        items = self.data.get(name, _MISSING)
+        if items is _MISSING:
+            raise ExampleError(self.path, self.sub(name), "missing; this list of tables is required")
+        if not isinstance(items, list) or not lo <= len(items) <= hi:
+            raise ExampleError(
+                self.path, self.sub(name), f"expected {lo} to {hi} tables ([[{self.sub(name)}]]), got {_kind(items)}"
+            )
+        return [_Reader(self.path, item, f"{self.sub(name)}[{i}]") for i, item in enumerate(items)]
+
+    def done(self) -> None:
+        for name in self.data:
+            if name not in self.seen:
+                raise ExampleError(self.path, self.sub(name), f"unknown key{_suggest(name, self.seen)}")
+
+
+def _suggest(name: str, valid: set[str]) -> str:
+    close = difflib.get_close_matches(name, sorted(valid), n=1, cutoff=0.5)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    return f"{hint} (valid keys: {', '.join(sorted(valid))})"
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"a boolean ({str(value).lower()})"
+    if isinstance(value, str):
+        return f"a string ({value[:20]!r})"
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return "a table"
+    return f"{type(value).__name__} {value!r}"
+
+
+# --- value parsers: (path, key, raw) -> value --------------------------------------
+
+
+def number(path: str, key: str, raw: Any, lo: float = -MAX_ABS_VALUE, hi: float = MAX_ABS_VALUE) -> float:
+    if isinstance(raw, bool) or not isinstance(raw, int | float):
+        raise ExampleError(path, key, f"expected a number, got {_kind(raw)}")
+    if not math.isfinite(raw):
+        raise ExampleError(path, key, f"expected a finite number, got {raw}")
+    if not lo <= raw <= hi:
+        raise ExampleError(path, key, f"expected a number from {lo:g} to {hi:g}, got {raw:g}")
+    return float(raw)
+
+
+def integer(lo: int, hi: int) -> Callable[[str, str, Any], int]:
+    def parse(path: str, key: str, raw: Any) -> int:
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            raise ExampleError(path, key, f"expected a whole number from {lo:,} to {hi:,}, got {_kind(raw)}")
+        if not lo <= raw <= hi:
+            raise ExampleError(path, key, f"expected a whole number from {lo:,} to {hi:,}, got {raw:,}")
+        return raw
+
+    return parse
+
+
+def listof(item: Callable[[str, str, Any], Any], lo: int, hi: int) -> Callable[[str, str, Any], list]:
+    def parse(path: str, key: str, raw: Any) -> list:
+        if not isinstance(raw, list):
+            raise ExampleError(path, key, f"expected a list of {lo} to {hi} items, got {_kind(raw)}")
+        if not lo <= len(raw) <= hi:
+            raise ExampleError(path, key, f"expected {lo} to {hi} items, got {len(raw)}")
+        return [item(path, f"{key}[{i}]", x) for i, x in enumerate(raw)]
+
+    return parse
+
+
+def vector(lo: int = 1, hi: int = MAX_D_MODEL) -> Callable[[str, str, Any], np.ndarray]:
+    items = listof(number, lo, hi)
+    return lambda path, key, raw: np.array(items(path, key, raw), dtype=float)
+
+
+def matrix(path: str, key: str, raw: Any) -> np.ndarray:
+    """A non-empty rectangular matrix of finite numbers, as a list of rows."""
+    if not isinstance(raw, list) or not raw:
+        raise ExampleError(path, key, f"expected a non-empty matrix (a list of rows), got {_kind(raw)}")
+    rows = [vector(1, 64)(path, f"{key}[{i}]", row) for i, row in enumerate(raw)]
+    widths = {len(r) for r in rows}
+    if len(widths) > 1:
+        raise ExampleError(path, key, f"ragged matrix: rows have different lengths {[len(r) for r in rows]}")
+    return np.array(rows)
+
+
+def token(path: str, key: str, raw: Any) -> str:
+    if not isinstance(raw, str):
+        raise ExampleError(path, key, f"expected a word (a string), got {_kind(raw)}")
+    if not raw or raw != raw.strip() or any(unicodedata.category(c)[0] in "CZ" and c != " " for c in raw):
+        raise ExampleError(
+            path, key, f"expected a word without leading/trailing spaces or control characters, got {raw!r}"
+        )
+    if len(raw) > MAX_TOKEN_CHARS:
+        raise ExampleError(path, key, f"expected a word of at most {MAX_TOKEN_CHARS} characters, got {len(raw)}")
+    return raw
+
+
+tokens = listof(token, MIN_TOKENS, MAX_TOKENS)
+
+
+def shape_of(path: str, key: str, m: np.ndarray, rows: int, cols: int, why: str) -> np.ndarray:
+    if m.shape != (rows, cols):
+        raise ExampleError(path, key, f"expected a {rows}×{cols} matrix ({why}), got {m.shape[0]}×{m.shape[1]}")
+    return m
+
+
+def member(path: str, key: str, word: str, words: list[str], what: str) -> int:
+    if word not in words:
+        raise ExampleError(path, key, f"expected one of the {what} {words}, got {word!r}")
+    return words.index(word)
+
+
+# --- sections -----------------------------------------------------------------------
+
+
+def _projections(r: _Reader, d_in: int, d_out: int, names: tuple[str, ...]) -> dict[str, np.ndarray]:
+    why = f"d_model = {d_in} rows, d_k = {d_out} columns"
+    return {n: shape_of(r.path, r.sub(n), r.take(n, matrix), d_in, d_out, why) for n in names}
+
+
+def _tokens_and_rows(r: _Reader, matrix_key: str) -> tuple[list[str], np.ndarray]:
+    words = r.take("tokens", tokens)
+    m = r.take(matrix_key, matrix)
+    if len(m) != len(words):
+        raise ExampleError(r.path, r.sub(matrix_key), f"expected one row per token ({len(words)} rows), got {len(m)}")
+    if m.shape[1] > MAX_D_MODEL:
+        raise ExampleError(
+            r.path, r.sub(matrix_key), f"expected at most {MAX_D_MODEL} columns (d_model), got {m.shape[1]}"
+        )
+    return words, m
+
+
+def worked_example(r: _Reader) -> dict:
+    words, x = _tokens_and_rows(r, "X")
+    d_model = x.shape[1]
+    heads = r.tables("heads", 1, MAX_HEADS)
+    if d_model % len(heads):
+        raise ExampleError(
+            r.path, r.sub("heads"), f"d_model = {d_model} must be divisible by the number of heads, got {len(heads)}"
+        )
+    d_k = d_model // len(heads)
+    parsed = []
+    for h in heads:
+        parsed.append(_projections(h, d_model, d_k, ("W_q", "W_k", "W_v")))
+        h.done()
+    w_o = r.take("W_O", matrix, None)
+    if w_o is not None:
+        shape_of(r.path, r.sub("W_O"), w_o, d_model, d_model, f"d_model × d_model = {d_model}×{d_model}")
+    return {"tokens": words, "X": x, "heads": parsed, "W_O": w_o}
+
+
+def cat_sat(r: _Reader) -> dict:
+    words, e = _tokens_and_rows(r, "E")
+    w = {n: r.take(n, matrix) for n in ("W_q", "W_k", "W_v")}
+    for n, m in w.items():
+        if m.shape[0] != e.shape[1]:
+            raise ExampleError(
+                r.path, r.sub(n), f"expected {e.shape[1]} rows to multiply E's {e.shape[1]} columns, got {m.shape[0]}"
+            )
+        if m.shape[1] > MAX_D_MODEL:
+            raise ExampleError(r.path, r.sub(n), f"expected at most {MAX_D_MODEL} columns, got {m.shape[1]}")
+    if w["W_q"].shape[1] != w["W_k"].shape[1]:
+        raise ExampleError(r.path, r.sub("W_k"), f"expected {w['W_q'].shape[1]} columns, like W_q (d_k)")
+    return {"tokens": words, "E": e, **w}
+
+
+def scaling_demo(r: _Reader) -> dict:
+    query = r.take("query", vector())
+    keys = r.take("keys", matrix)
+    if keys.shape[1] != len(query):
+        raise ExampleError(r.path, r.sub("keys"), f"expected rows of {len(query)} numbers, like the query")
+    if not 2 <= len(keys) <= MAX_D_MODEL:
+        raise ExampleError(r.path, r.sub("keys"), f"expected 2 to {MAX_D_MODEL} keys, got {len(keys)}")
+    return {"query": query, "keys": keys}
+
+
+def variance_demo(r: _Reader) -> dict:
+    dims = r.take("dimensions", listof(integer(1, 4096), 2, 6))
+    if dims != sorted(set(dims)):
+        raise ExampleError(r.path, r.sub("dimensions"), f"expected increasing dimensions, got {dims}")
+    return {
+        "dimensions": dims,
+        "samples": r.take("samples", integer(100, 100_000)),
+        "seed": r.take("seed", integer(0, 2**32 - 1)),
+    }
+
+
+def saturation_demo(r: _Reader) -> dict:
+    positive = lambda p, k, v: number(p, k, v, lo=1e-3, hi=1000)  # noqa: E731
+    return {
+        "scores": r.take("scores", vector(2, 8)),
+        "scales": np.array(r.take("scales", listof(positive, 2, 6))),
+    }
+
+
+def complexity(r: _Reader) -> dict:
+    return {
+        "sequence_lengths": r.take("sequence_lengths", listof(integer(1, 10_000_000), 1, 6)),
+        "bytes_per_weight": r.take("bytes_per_weight", integer(1, 16)),
+        "grid_lengths": r.take("grid_lengths", listof(integer(1, 16), 1, 4)),
+    }
+
+
+def rnn_decay(r: _Reader) -> dict:
+    words = r.take("tokens", tokens)
+    source = member(r.path, r.sub("source"), r.take("source", token), words, "tokens")
+    target = member(r.path, r.sub("target"), r.take("target", token), words, "tokens")
+    if target <= source:
+        raise ExampleError(r.path, r.sub("target"), "expected a word that comes after the source word")
+    retention = r.take("retention", lambda p, k, v: number(p, k, v, lo=0.01, hi=0.99))
+    return {"tokens": words, "source": source, "target": target, "retention": retention}
+
+
+def train_station(r: _Reader) -> dict:
+    words, e = _tokens_and_rows(r, "embeddings")
+    focus = member(r.path, r.sub("focus"), r.take("focus", token), words, "tokens")
+    return {"tokens": words, "embeddings": e, "focus": focus}
+
+
+def semantic_shift(r: _Reader) -> dict:
+    wr = r.table("words")
+    words = {name: wr.take(name, vector(2, 2)) for name in wr.data}
+    if not words:
+        raise ExampleError(r.path, r.sub("words"), "expected at least one word with its [x, y] position")
+    vocabulary = sorted(words)
+    cr = r.table("clusters")
+    if len(cr.data) < 2:
+        raise ExampleError(r.path, r.sub("clusters"), "expected at least 2 clusters (e.g. fruit and tech)")
+    clusters = {}
+    for name in cr.data:
+        members = cr.take(name, listof(token, 1, 8))
+        for i, w in enumerate(members):
+            member(r.path, f"{cr.sub(name)}[{i}]", w, vocabulary, "words of semantic_shift.words")
+        clusters[name] = members
+    sentences = []
+    for s in r.tables("sentences", 1, 4):
+        toks = s.take("tokens", tokens)
+        for i, w in enumerate(toks):
+            member(r.path, f"{s.sub('tokens')}[{i}]", w, vocabulary, "words of semantic_shift.words")
+        focus = member(r.path, s.sub("focus"), s.take("focus", token), toks, "tokens of this sentence")
+        s.done()
+        sentences.append({"tokens": toks, "focus": focus})
+    return {"words": words, "clusters": clusters, "sentences": sentences}
+
+
+SECTIONS: dict[str, Callable[[_Reader], dict]] = {
+    "worked_example": worked_example,
+    "cat_sat": cat_sat,
+    "scaling_demo": scaling_demo,
+    "variance_demo": variance_demo,
+    "saturation_demo": saturation_demo,
+    "complexity": complexity,
+    "rnn_decay": rnn_decay,
+    "train_station": train_station,
+    "semantic_shift": semantic_shift,
+}
+
+
+def read_toml(path: str | Path) -> dict:
+    """Parse the file, turning every I/O or syntax problem into an :class:`ExampleError`."""
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        raise ExampleError(str(path), "", "file not found") from None
+    except IsADirectoryError:
+        raise ExampleError(str(path), "", "expected a TOML file, got a directory") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ExampleError(str(path), "", f"cannot be read: {e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ExampleError(str(path), "", f"not valid TOML: {e}") from None
+
+
+def load_example(path: str | Path = DEFAULT_EXAMPLE, sections: list[str] | None = None) -> dict[str, dict]:
+    """Read and validate the example file.
+
+    Parameters
+    ----------
+    path
+        The TOML file.
+    sections
+        Validate and return only these sections (all when ``None``). Unknown or
+        missing top-level sections are always reported.
+
+    Returns
+    -------
+    dict
+        Section name to its validated inputs (numpy arrays for matrices).
+
+    Raises
+    ------
+    ExampleError
+        For anything that cannot be used, naming the key path.
+    """
+    data = read_toml(path)
+    root = _Reader(str(path), data, "")
+    for name in data:
+        if name not in SECTIONS:
+            raise ExampleError(str(path), name, f"unknown section{_suggest(name, set(SECTIONS))}")
+    wanted = SECTIONS if sections is None else sections
+    result = {}
+    for name in wanted:
+        reader = root.table(name)
+        result[name] = SECTIONS[name](reader)
+        reader.done()
+    for name in SECTIONS:
+        if name not in data:
+            raise ExampleError(str(path), name, "missing; this section is required")
+    return result

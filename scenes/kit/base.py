@@ -1,0 +1,51 @@
+"""The base class of every lesson scene: its values, its narration, its title."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from manim import UP, Scene, Text, Write
+
+from attention_math import DEFAULT_EXAMPLE, LessonValues, lesson_values
+from scenes.lesson import Entry, by_class
+
+from . import palette
+
+#: render.py sets this for its workers; plain ``manim`` uses the default example.
+EXAMPLE_ENV = "ATTENTION_EXAMPLE"
+
+WORDS_PER_SECOND = 2.6  # comfortable reading speed for subtitles
+
+
+def example_path() -> Path:
+    return Path(os.environ.get(EXAMPLE_ENV) or DEFAULT_EXAMPLE)
+
+
+class LessonScene(Scene):
+    """A scene of the lesson: ``self.values`` holds only the sections it declares.
+
+    Subclasses tell the story in ``construct`` and narrate with :meth:`narrate`,
+    which writes the subtitles (``.srt``) beside the video.
+    """
+
+    entry: Entry
+    values: LessonValues
+
+    def setup(self) -> None:
+        self.entry = by_class(type(self).__name__)
+        self.values = lesson_values(self.entry.depends_on, example_path(), owner=f"{self.entry.cls}")
+        self.camera.background_color = palette.BACKGROUND
+
+    def narrate(self, text: str, duration: float | None = None) -> float:
+        """Show ``text`` as a subtitle from now on, for ``duration`` seconds (default: reading time)."""
+        seconds = duration if duration is not None else max(2.0, len(text.split()) / WORDS_PER_SECOND)
+        self.add_subcaption(text, duration=seconds)
+        return seconds
+
+    def show_title(self, text: str | None = None) -> Text:
+        """Write the scene's title (its lesson title by default) at the top edge."""
+        title = Text(text or self.entry.title, font_size=34, color=palette.TEXT).to_edge(UP, buff=0.35)
+        self.play(Write(title), run_time=0.8)
+        return title
+

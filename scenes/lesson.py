@@ -1,0 +1,119 @@
+"""The lesson, in order: the one list that render.py, the tests and the README read.
+
+Pure data (no manim import) so the renderer can decide what to skip in milliseconds.
+``depends_on`` names the example-file sections a scene reads; a scene can read only
+those (see ``attention_math.LessonValues``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: str
+    chapter: str
+    title: str
+    file: str  # relative to the repository root
+    cls: str
+    depends_on: tuple[str, ...]
+
+    def as_dict(self) -> dict:
+        return {
+            "id": self.id,
+            "chapter": self.chapter,
+            "title": self.title,
+            "file": self.file,
+            "class": self.cls,
+            "depends_on": list(self.depends_on),
+        }
+
+
+def _chapter(chapter: str, file: str, *scenes: tuple[str, str, str, tuple[str, ...]]) -> list[Entry]:
+    return [Entry(id, chapter, title, file, cls, deps) for id, title, cls, deps in scenes]
+
+
+WE = ("worked_example",)
+
+LESSON: list[Entry] = [
+    *_chapter(
+        "Why self-attention",
+        "scenes/motivation.py",
+        ("architecture", "Where self-attention sits", "LocateAttention", ()),
+        ("rnn-problem", "The RNN problem: signals fade", "FadeRecurrentSignal", ("rnn_decay",)),
+        ("dictionary-analogy", "Reading a word in context", "ResolveAmbiguity", ()),
+        ("fixed-vs-contextual", "Fixed and contextual embeddings", "ContrastEmbeddings", ("cat_sat",)),
+        ("parallel-computation", "All pairs at once", "CompareParallelism", ("rnn_decay",)),
+        ("global-context", "Global context in one step", "ConnectGlobally", ("rnn_decay",)),
+    ),
+    *_chapter(
+        "Queries, keys and values",
+        "scenes/mechanism.py",
+        ("core-formula", "The core formula", "UnpackFormula", ()),
+        ("database-analogy", "A soft database lookup", "LookUpDatabase", ()),
+        ("why-dot-product", "Why the dot product", "AlignVectors", ("worked_example",)),
+        ("why-three-matrices", "Why three matrices", "SeparateRoles", ()),
+        ("rnn-to-self-attention", "From RNN attention to self-attention", "GeneralizeAttention", ()),
+        ("shape-tracking", "Tracking the shapes", "TrackShapes", ("worked_example",)),
+    ),
+    *_chapter(
+        "A first example: the cat sat",
+        "scenes/first_example.py",
+        ("cat-sat", "The cat sat, step by step", "WorkCatSat", ("cat_sat",)),
+        ("scaling-comparison", "Softmax of [6, 4] against [3, 2]", "CompareScaling", ("scaling_demo",)),
+    ),
+    *_chapter(
+        "Worked example: I love apple phones",
+        "scenes/worked_example.py",
+        ("input-embeddings", "Step 1: the input embeddings", "ShowEmbeddings", WE),
+        ("model-configuration", "Step 2: the model configuration", "ConfigureModel", WE),
+        ("projections", "Step 3: the learned projections", "IntroduceProjections", WE),
+        ("multiply-queries", "Step 4: Q, K and V by matrix multiplication", "MultiplyQueries", WE),
+        ("dot-products", "Step 5: dot products as scores", "AlignDotProducts", WE),
+        ("scale-softmax", "Steps 6 and 7: scaling and softmax", "NormalizeScores", WE),
+        ("weighted-sum", "Step 8: the weighted sum of values", "SumValues", WE),
+        ("multi-head", "Steps 9 and 10: multi-head concatenation", "CombineHeads", WE),
+    ),
+    *_chapter(
+        "Worked example: I love apple phones",
+        "scenes/meaning.py",
+        ("static-embeddings", "Static embeddings on the meaning map", "MapStaticEmbeddings", ("semantic_shift",)),
+        ("meaning-shift", "The shift: apple moves", "ShiftMeaning", ("semantic_shift",)),
+        ("takeaways", "Key takeaways", "SummarizeTakeaways", ()),
+    ),
+    *_chapter(
+        "Why divide by the square root of d_k",
+        "scenes/scaling.py",
+        ("variance-explodes", "Dot products explode with dimension", "ExplodeDotProducts", ("variance_demo",)),
+        ("softmax-saturation", "Saturated softmax, vanishing gradient", "SaturateSoftmax", ("saturation_demo",)),
+    ),
+    *_chapter(
+        "Attention across a sentence",
+        "scenes/sentence.py",
+        ("train-station", "The train left the station on time", "AttendTrainStation", ("train_station",)),
+    ),
+    *_chapter(
+        "Limitations",
+        "scenes/limits.py",
+        ("limitations", "Four limitations", "ListLimitations", ()),
+        ("quadratic-cost", "The O(N²) limit", "GrowQuadratically", ("complexity",)),
+    ),
+    *_chapter(
+        "Recap",
+        "scenes/recap.py",
+        ("seven-steps", "The seven steps, with shapes", "RecapSteps", ("worked_example",)),
+        ("quiz", "Quiz", "QuizAttention", ()),
+    ),
+]
+
+
+def by_class(cls_name: str) -> Entry:
+    """The lesson entry of a Scene class (every scene of the lesson has exactly one)."""
+    for scene in LESSON:
+        if scene.cls == cls_name:
+            return scene
+    raise KeyError(f"{cls_name} is not in the lesson list (scenes/lesson.py)")
