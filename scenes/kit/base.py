@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from manim import UP, Scene, Text, Write
+from manim import UP, Mobject, Scene, Text, Write
 
 from attention_math import DEFAULT_EXAMPLE, LessonValues, lesson_values
 from scenes.lesson import Entry, by_class
@@ -20,6 +20,15 @@ WORDS_PER_SECOND = 2.6  # comfortable reading speed for subtitles
 
 def example_path() -> Path:
     return Path(os.environ.get(EXAMPLE_ENV) or DEFAULT_EXAMPLE)
+
+
+def notation(mob: Mobject) -> Mobject:
+    """Mark the digits in ``mob`` as notation ("Step 4", "O(N²)", "1/√d_k"), not example values.
+
+    The numbers audit skips marked mobjects; everything else on screen must be computed.
+    """
+    mob.audit_notation = True
+    return mob
 
 
 class LessonScene(Scene):
@@ -45,7 +54,7 @@ class LessonScene(Scene):
 
     def show_title(self, text: str | None = None) -> Text:
         """Write the scene's title (its lesson title by default) at the top edge."""
-        title = Text(text or self.entry.title, font_size=34, color=palette.TEXT).to_edge(UP, buff=0.35)
+        title = notation(Text(text or self.entry.title, font_size=34, color=palette.TEXT).to_edge(UP, buff=0.35))
         self.play(Write(title), run_time=0.8)
         return title
 
