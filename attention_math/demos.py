@@ -93,6 +93,37 @@ def rnn_decay(tokens: list[str], source: int, target: int, retention: float) -> 
         "signal_at_target": float(signal[target]),
         # Self-attention links any two positions in one step, whatever their distance.
         "attention_path_length": 1,
+        # An RNN reads one token per step; self-attention compares all pairs at once.
+        "sequential_steps": len(tokens),
+        "pairs": len(tokens) ** 2,
+    }
+
+
+def alignment(query: np.ndarray, key: np.ndarray) -> dict:
+    """A query and a key drawn in the plane they span, and their dot product as the key turns.
+
+    ``plane_query`` and ``plane_key`` are 2-D coordinates in an orthonormal basis of the
+    span (the vectors themselves when they are 2-D). ``aligned`` and ``opposite`` are the
+    dot products when the key points along and against the query: ±|q||k|.
+    """
+    if len(query) == 2:
+        plane_query, plane_key = query, key
+    else:
+        e1 = query / np.linalg.norm(query)
+        rest = key - (key @ e1) * e1
+        e2 = rest / np.linalg.norm(rest) if np.linalg.norm(rest) > 1e-12 else np.zeros_like(e1)
+        plane_query, plane_key = np.array([query @ e1, 0.0]), np.array([key @ e1, key @ e2])
+    norms = float(np.linalg.norm(query) * np.linalg.norm(key))
+    return {
+        "query": query,
+        "key": key,
+        "plane_query": plane_query,
+        "plane_key": plane_key,
+        "dot": float(query @ key),
+        "cosine": float(query @ key) / norms,
+        "aligned": norms,
+        "orthogonal": 0.0,
+        "opposite": -norms,
     }
 
 

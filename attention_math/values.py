@@ -17,7 +17,20 @@ from .example import DEFAULT_EXAMPLE, load_example
 def _worked_example(tokens: list[str], X: np.ndarray, heads: list, W_O: np.ndarray | None) -> dict:  # noqa: N803
     d_model = X.shape[1]
     h = len(heads)
-    return {"tokens": tokens, "X": X, "d_model": d_model, "h": h, "d_k": d_model // h, **multi_head(X, heads, W_O)}
+    result = {"tokens": tokens, "X": X, "d_model": d_model, "h": h, "d_k": d_model // h, **multi_head(X, heads, W_O)}
+    first = result["heads"][0]
+    strongest_key = int(np.argmax(first["scores"][0]))
+    return {
+        **result,
+        "T": len(tokens),
+        "d_v": first["V"].shape[1],
+        # The first token's query against the key it matches best (head 1): the dot-product demo.
+        "alignment": {
+            "query_token": 0,
+            "key_token": strongest_key,
+            **demos.alignment(first["Q"][0], first["K"][strongest_key]),
+        },
+    }
 
 
 COMPUTE = {

@@ -1,0 +1,46 @@
+"""Values added for the concept chapters: RNN step counts, shapes, and the dot-product demo."""
+
+import math
+
+import numpy as np
+import pytest
+
+from attention_math import compute, load_example
+from attention_math.demos import alignment
+
+
+@pytest.fixture(scope="module")
+def values():
+    return compute(load_example(sections=["worked_example", "rnn_decay"]))
+
+
+def test_rnn_counts_steps_and_pairs(values):
+    rnn = values["rnn_decay"]
+    assert rnn["sequential_steps"] == 8  # "The keys to the old wooden cabinet are"
+    assert rnn["pairs"] == 64
+
+
+def test_worked_example_shapes(values):
+    we = values["worked_example"]
+    assert (we["T"], we["d_model"], we["d_k"], we["d_v"]) == (4, 4, 2, 2)
+
+
+def test_alignment_of_first_query_with_its_best_key(values):
+    a = values["worked_example"]["alignment"]
+    # Head 1: Q_I = X_I·W_q = [1.0+0.2, 0.5+0.1]; K rows = X·W_k; K_love = [0.9, 1.1+0.1].
+    assert a["key_token"] == 1
+    np.testing.assert_allclose(a["query"], [1.2, 0.6])
+    np.testing.assert_allclose(a["key"], [0.9, 1.2])
+    assert a["dot"] == pytest.approx(1.2 * 0.9 + 0.6 * 1.2)
+    norms = math.hypot(1.2, 0.6) * math.hypot(0.9, 1.2)
+    assert a["aligned"] == pytest.approx(norms)
+    assert a["opposite"] == pytest.approx(-norms)
+    assert a["cosine"] == pytest.approx(1.8 / norms)
+
+
+def test_alignment_in_higher_dimensions_keeps_lengths_and_dot():
+    q, k = np.array([1.0, 2.0, 2.0]), np.array([0.0, 3.0, 4.0])
+    a = alignment(q, k)
+    assert a["plane_query"] == pytest.approx([3.0, 0.0])
+    assert np.linalg.norm(a["plane_key"]) == pytest.approx(5.0)
+    assert a["plane_query"] @ a["plane_key"] == pytest.approx(14.0)
