@@ -23,6 +23,36 @@ def matmul_terms(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return a[:, None, :] * b.T[None, :, :]
 
 
+def partial_sums(terms: np.ndarray) -> np.ndarray:
+    """Running sums of the terms along the last axis: the value an entry counts up through."""
+    return np.cumsum(terms, axis=-1)
+
+
+def query_view(q: np.ndarray, k: np.ndarray) -> dict[str, np.ndarray]:
+    """Each query against each key as two arrows in the plane the pair spans.
+
+    ``qk_angles[i, j]`` is the angle from q_i to k_j (signed when d_k = 2, in [0, π]
+    otherwise), so |q_i|·|k_j|·cos(angle) is exactly the score q_i·k_j; ``aligned_dots``
+    and ``opposite_dots`` are the scores the pair would have pointing the same or
+    opposite ways (orthogonal: 0).
+    """
+    q_norms, k_norms = np.linalg.norm(q, axis=1), np.linalg.norm(k, axis=1)
+    cosines = (q @ k.T) / np.maximum(np.outer(q_norms, k_norms), 1e-12)
+    angles = np.arccos(np.clip(cosines, -1.0, 1.0))
+    if q.shape[1] == 2:
+        cross = q[:, None, 0] * k[None, :, 1] - q[:, None, 1] * k[None, :, 0]
+        angles = np.where(cross < 0, -angles, angles)
+    aligned = np.outer(q_norms, k_norms)
+    return {
+        "query_norms": q_norms,
+        "key_norms": k_norms,
+        "qk_angles": angles,
+        "aligned_dots": aligned,
+        "orthogonal_dot": 0.0,
+        "opposite_dots": -aligned,
+    }
+
+
 def attend(x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray) -> dict[str, np.ndarray]:
     """One attention head on the rows of ``x``, with every intermediate value.
 
@@ -33,7 +63,10 @@ def attend(x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray) -> 
         entries), ``scores`` = QKᵀ, ``score_terms``, ``d_k``, ``sqrt_d_k``,
         ``scaled_scores`` = scores/√d_k, ``exp_scores`` (e to each scaled score),
         ``exp_sums`` (their row sums), ``weights`` (row-wise softmax),
-        ``weighted_values`` (weights[i, j]·V[j]) and ``output`` = weights·V.
+        ``weighted_values`` (weights[i, j]·V[j]), ``output`` = weights·V; the running
+        sums ``*_partial_sums`` (of each ``*_terms``, of ``exp_scores`` along a row, and
+        ``output_partial_sums``: the tip-to-tail path Σ_{j≤t} weights[i, j]·V[j]); and
+        the :func:`query_view` of Q against K.
     """
     q, k, v = x @ w_q, x @ w_k, x @ w_v
     d_k = q.shape[1]
@@ -62,6 +95,13 @@ def attend(x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray) -> 
         "weight_sums": weights.sum(axis=1),
         "weighted_values": weights[:, :, None] * v[None, :, :],
         "output": weights @ v,
+        "Q_partial_sums": partial_sums(matmul_terms(x, w_q)),
+        "K_partial_sums": partial_sums(matmul_terms(x, w_k)),
+        "V_partial_sums": partial_sums(matmul_terms(x, w_v)),
+        "score_partial_sums": partial_sums(matmul_terms(q, k.T)),
+        "exp_partial_sums": partial_sums(exp_scores),
+        "output_partial_sums": np.cumsum(weights[:, :, None] * v[None, :, :], axis=1),
+        **query_view(q, k),
     }
 
 
