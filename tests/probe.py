@@ -144,6 +144,7 @@ def probe(entry: Entry, example: str | Path | None = None) -> list[Snapshot]:
                 "dry_run": True,
                 "disable_caching": True,
                 "media_dir": media,
+                "output_file": str(Path(media) / "probe"),  # narrate() writes its .srt beside it
                 "verbosity": "ERROR",
                 "progress_bar": "none",
                 "quality": "low_quality",
