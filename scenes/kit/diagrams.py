@@ -1,0 +1,142 @@
+"""Diagram pieces for the concept chapters: labelled boxes, arrows between them, stacks, cards."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from manim import (
+    DOWN,
+    LEFT,
+    TAU,
+    UP,
+    Arrow,
+    CurvedArrow,
+    ManimColor,
+    Mobject,
+    RoundedRectangle,
+    Text,
+    VGroup,
+)
+
+from . import palette
+
+
+class LabelBox(VGroup):
+    """A rounded box with a centred label, sized to fit it unless ``width`` is given.
+
+    Examples
+    --------
+    >>> box = LabelBox("Feed-forward", color=palette.MUTED)
+    """
+
+    def __init__(
+        self,
+        label: str,
+        color: ManimColor = palette.MUTED,
+        width: float | None = None,
+        height: float = 0.7,
+        font_size: float = 26,
+        fill_opacity: float = 0.15,
+    ) -> None:
+        self.label = Text(label, font_size=font_size, color=palette.TEXT)
+        box_width = width if width is not None else self.label.width + 0.6
+        self.box = RoundedRectangle(
+            corner_radius=0.12, width=box_width, height=height, color=color, fill_color=color
+        ).set_fill(opacity=fill_opacity)
+        self.label.move_to(self.box)
+        super().__init__(self.box, self.label)
+
+    def highlight(self, color: ManimColor, fill_opacity: float = 0.35) -> LabelBox:
+        """Recolour the box (stroke and fill) to mark it as the one that matters."""
+        self.box.set_stroke(color, width=6).set_fill(color, opacity=fill_opacity)
+        return self
+
+
+def connect(start: Mobject, end: Mobject, color: ManimColor = palette.MUTED, buff: float = 0.08) -> Arrow:
+    """An arrow from the edge of ``start`` to the edge of ``end``, in the direction between them."""
+    return Arrow(
+        start.get_center(),
+        end.get_center(),
+        buff=0,
+        color=color,
+        stroke_width=4,
+        max_tip_length_to_length_ratio=0.25,
+    ).put_start_and_end_on(*_edge_points(start, end, buff))
+
+
+def _edge_points(start: Mobject, end: Mobject, buff: float) -> tuple:
+    direction = end.get_center() - start.get_center()
+    return (
+        start.get_boundary_point(direction) + buff * _unit(direction),
+        end.get_boundary_point(-direction) - buff * _unit(direction),
+    )
+
+
+def _unit(v):
+    length = (v**2).sum() ** 0.5
+    return v / length if length else v
+
+
+def stack(boxes: Sequence[Mobject], gap: float = 0.35, upward: bool = True) -> tuple[VGroup, VGroup]:
+    """Arrange ``boxes`` in a column (first at the bottom when ``upward``) joined by arrows.
+
+    Returns
+    -------
+    tuple
+        The boxes as a ``VGroup`` and the arrows between consecutive boxes.
+    """
+    column = VGroup(*boxes).arrange(UP if upward else DOWN, buff=gap)
+    arrows = VGroup(*(connect(a, b) for a, b in zip(boxes, boxes[1:], strict=False)))
+    return column, arrows
+
+
+class Card(VGroup):
+    """A card with a coloured heading over a few lines of text: a role, a question, its answer.
+
+    Examples
+    --------
+    >>> Card("Query (Q)", ["What am I looking for?"], color=palette.QUERY)
+    """
+
+    def __init__(
+        self,
+        heading: str,
+        lines: Sequence[str],
+        color: ManimColor = palette.TEXT,
+        width: float = 4.0,
+        font_size: float = 24,
+    ) -> None:
+        self.heading = Text(heading, font_size=font_size + 6, color=color, weight="BOLD")
+        self.body = VGroup(*(Text(line, font_size=font_size, color=palette.TEXT) for line in lines))
+        self.body.arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+        content = VGroup(self.heading, self.body).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
+        content.scale_to_fit_width(min(content.width, width - 0.5))
+        self.frame = RoundedRectangle(
+            corner_radius=0.15, width=width, height=content.height + 0.5, color=color
+        ).set_fill(color, opacity=0.08)
+        content.move_to(self.frame)
+        super().__init__(self.frame, content)
+
+
+class Sentence(VGroup):
+    """A sentence set as one line of text, its words addressable as ``sentence.words[i]``.
+
+    One ``Text`` keeps the words on a common baseline; the words are slices of its glyphs.
+    """
+
+    def __init__(self, words: Sequence[str], font_size: float = 34, color: ManimColor = palette.TEXT) -> None:
+        self.text = Text(" ".join(words), font_size=font_size, color=color)
+        self.words = VGroup()
+        start = 0
+        for word in words:
+            glyphs = len("".join(word.split()))
+            self.words.add(VGroup(*self.text[start : start + glyphs]))
+            start += glyphs
+        super().__init__(self.text)
+
+
+def arc_between(start: Mobject, end: Mobject, color: ManimColor, height: float = 0.25) -> CurvedArrow:
+    """A curved arrow over the tops of two words, from ``start`` to ``end``."""
+    a, b = start.get_top() + height * UP, end.get_top() + height * UP
+    angle = TAU / 4 if a[0] > b[0] else -TAU / 4
+    return CurvedArrow(a, b, angle=angle, color=color, stroke_width=4, tip_length=0.18)

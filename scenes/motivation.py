@@ -1,0 +1,114 @@
+"""Chapter "Why self-attention": where it sits, what RNNs lack, and what attention gives."""
+
+from __future__ import annotations
+
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Create,
+    FadeIn,
+    FadeOut,
+    GrowArrow,
+    Indicate,
+    LaggedStart,
+    SurroundingRectangle,
+    Text,
+    VGroup,
+    Write,
+)
+
+from scenes.kit import palette
+from scenes.kit.base import LessonScene
+from scenes.kit.diagrams import LabelBox, Sentence, arc_between, connect, stack
+
+TRANSFORMER_LAYER = ("Multi-head self-attention", "Add & Norm", "Feed-forward", "Add & Norm")
+
+
+class LocateAttention(LessonScene):
+    """The Transformer as a block diagram, built bottom-up; the attention block lights up."""
+
+    def construct(self) -> None:
+        self.show_title()
+        inputs = LabelBox("Embeddings + positions", width=5.2, color=palette.MUTED)
+        layer = [LabelBox(name, width=5.2, color=palette.MUTED) for name in TRANSFORMER_LAYER]
+        outputs = LabelBox("Contextual vectors", width=5.2, color=palette.MUTED)
+        column, arrows = stack([inputs, *layer, outputs], gap=0.3)
+        column.next_to(self.mobjects[0], DOWN, buff=0.35)
+        arrows = VGroup(*(connect(a, b) for a, b in zip(column, column[1:], strict=False)))
+
+        self.narrate("A Transformer turns tokens into vectors: embeddings plus positions go in.")
+        self.play(FadeIn(inputs, shift=UP * 0.3))
+        self.narrate("Each layer has two parts: self-attention, then a feed-forward network, each with add and norm.")
+        for arrow, box in zip(arrows, column[1:], strict=False):
+            self.play(GrowArrow(arrow), FadeIn(box, shift=UP * 0.3), run_time=0.6)
+
+        block = SurroundingRectangle(VGroup(*layer), color=palette.TEXT, buff=0.18, corner_radius=0.15)
+        repeat = Text("× N layers", font_size=30, color=palette.TEXT).next_to(block, RIGHT, buff=0.3)
+        self.narrate("The layer is stacked N times; every layer works the same way.")
+        self.play(Create(block), Write(repeat))
+        self.wait(0.5)
+
+        note = Text("this lesson", font_size=28, color=palette.HEAT_LOW).next_to(block, LEFT, buff=0.3)
+        note.match_y(layer[0])
+        self.narrate("This lesson is about the first block: multi-head self-attention.")
+        self.play(layer[0].animate.highlight(palette.HEAT_LOW), FadeIn(note, shift=RIGHT * 0.2))
+        self.play(Indicate(layer[0], color=palette.HEAT_LOW, scale_factor=1.05))
+        self.wait(1.5)
+
+
+class ResolveAmbiguity(LessonScene):
+    """The dictionary analogy: "bank" is read through "money" or "water"; "check" through "cashed" and "bank"."""
+
+    def construct(self) -> None:
+        title = self.show_title()
+        self.narrate('Alone, the word "bank" is ambiguous: a river bank, or a bank that holds money?')
+        word = Text("bank ?", font_size=56, color=palette.TEXT).next_to(title, DOWN, buff=0.6)
+        self.play(FadeIn(word))
+        self.wait(1)
+
+        money = self.read_in_context(
+            ["I", "put", "money", "in", "the", "bank"], reader=5, helpers=[2], meaning="financial bank"
+        )
+        money.next_to(word, DOWN, buff=1.0)
+        water = self.read_in_context(
+            ["we", "sat", "by", "the", "water", "near", "the", "bank"], reader=7, helpers=[4], meaning="river bank"
+        )
+        water.next_to(money, DOWN, buff=1.0)
+        self.narrate('We look at the other words: "money" says finance, "water" says river.')
+        for sentence in (money, water):
+            self.play(FadeIn(sentence[0]))
+            self.play(LaggedStart(*(Create(arc) for arc in sentence[1]), FadeIn(sentence[2]), lag_ratio=0.5))
+        self.wait(1.5)
+
+        check = self.read_in_context(
+            ["he", "cashed", "the", "check", "at", "the", "bank"],
+            reader=3,
+            helpers=[1, 6],
+            meaning="money, not chess",
+        ).next_to(title, DOWN, buff=1.4)
+        self.narrate('The same with "check": "cashed" and "bank" make it a cheque, not a chess move.')
+        self.play(FadeOut(VGroup(word, money, water)))
+        self.play(FadeIn(check[0]))
+        self.play(LaggedStart(*(Create(arc) for arc in check[1]), FadeIn(check[2]), lag_ratio=0.5))
+
+        lesson = Text(
+            "Self-attention: every word looks at the rest\nof the sentence to clarify its own meaning.",
+            font_size=30,
+            color=palette.TEXT,
+            line_spacing=1.2,
+        ).to_edge(DOWN, buff=0.8)
+        self.narrate("Self-attention does this for every word: it reads the rest of the sentence to fix its meaning.")
+        self.play(Write(lesson))
+        self.wait(2)
+
+    def read_in_context(self, words: list[str], reader: int, helpers: list[int], meaning: str) -> VGroup:
+        """A sentence with arrows from the ambiguous word to the words that resolve it, and the meaning."""
+        sentence = Sentence(words, font_size=34)
+        sentence.words[reader].set_color(palette.QUERY)
+        for i in helpers:
+            sentence.words[i].set_color(palette.KEY)
+        arcs = VGroup(*(arc_between(sentence.words[reader], sentence.words[i], palette.KEY) for i in helpers))
+        label = Text(f"→ {meaning}", font_size=28, color=palette.QUERY).next_to(sentence, RIGHT, buff=0.4)
+        return VGroup(sentence, arcs, label)
