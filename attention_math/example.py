@@ -32,19 +32,33 @@ _MISSING = object()
 
 
 class _Reader:
-    """Reads one TOML table, tracking which keys were used so unknown ones are reported."""
+    """Reads one TOML table; :meth:`expect` reports unknown keys before any value is read."""
 
-    def __init__(self, path: str, data: Any, key: str) -> None:
+    def __init__(self, path: str, data: Any, key: str, parent: _Reader | None = None) -> None:
         if not isinstance(data, dict):
             raise ExampleError(path, key, f"expected a table, got {_kind(data)}")
-        self.path, self.data, self.key = path, data, key
-        self.seen: set[str] = set()
+        self.path, self.data, self.key, self.parent = path, data, key, parent
+        self.keys: tuple[str, ...] = ()
 
     def sub(self, name: str) -> str:
         return f"{self.key}.{name}" if self.key else name
 
+    def expect(self, *keys: str) -> None:
+        """Refuse any key but ``keys``, so a typo is reported as a typo, not as a missing key."""
+        self.keys = keys
+        for name in self.data:
+            if name in keys:
+                continue
+            if self.parent is not None and name in self.parent.keys:
+                raise ExampleError(
+                    self.path,
+                    self.sub(name),
+                    f"belongs to [{self.parent.key}]: TOML puts every key below a [[{self.key.split('[')[0]}]] "
+                    "header into that entry, so move it above the first one",
+                )
+            raise ExampleError(self.path, self.sub(name), f"unknown key{_suggest(name, set(keys))}")
+
     def take(self, name: str, parse: Callable[[str, str, Any], Any], default: Any = _MISSING) -> Any:
-        self.seen.add(name)
         if name not in self.data:
             if default is not _MISSING:
                 return default
@@ -52,13 +66,11 @@ class _Reader:
         return parse(self.path, self.sub(name), self.data[name])
 
     def table(self, name: str) -> _Reader:
-        self.seen.add(name)
         if name not in self.data:
             raise ExampleError(self.path, self.sub(name), "missing; this table is required")
-        return _Reader(self.path, self.data[name], self.sub(name))
+        return _Reader(self.path, self.data[name], self.sub(name), self)
 
     def tables(self, name: str, lo: int, hi: int) -> list[_Reader]:
-        self.seen.add(name)
         items = self.data.get(name, _MISSING)
         if items is _MISSING:
             raise ExampleError(self.path, self.sub(name), "missing; this list of tables is required")
@@ -66,12 +78,7 @@ class _Reader:
             raise ExampleError(
                 self.path, self.sub(name), f"expected {lo} to {hi} tables ([[{self.sub(name)}]]), got {_kind(items)}"
             )
-        return [_Reader(self.path, item, f"{self.sub(name)}[{i}]") for i, item in enumerate(items)]
-
-    def done(self) -> None:
-        for name in self.data:
-            if name not in self.seen:
-                raise ExampleError(self.path, self.sub(name), f"unknown key{_suggest(name, self.seen)}")
+        return [_Reader(self.path, item, f"{self.sub(name)}[{i}]", self) for i, item in enumerate(items)]
 
 
 def _suggest(name: str, valid: set[str]) -> str:
@@ -121,7 +128,8 @@ def listof(item: Callable[[str, str, Any], Any], lo: int, hi: int) -> Callable[[
         if not isinstance(raw, list):
             raise ExampleError(path, key, f"expected a list of {lo} to {hi} items, got {_kind(raw)}")
         if not lo <= len(raw) <= hi:
-            raise ExampleError(path, key, f"expected {lo} to {hi} items, got {len(raw)}")
+            count = f"{lo}" if lo == hi else f"{lo} to {hi}"
+            raise ExampleError(path, key, f"expected {count} items, got {len(raw)}")
         return [item(path, f"{key}[{i}]", x) for i, x in enumerate(raw)]
 
     return parse
@@ -167,6 +175,9 @@ def shape_of(path: str, key: str, m: np.ndarray, rows: int, cols: int, why: str)
 def member(path: str, key: str, word: str, words: list[str], what: str) -> int:
     if word not in words:
         raise ExampleError(path, key, f"expected one of the {what} {words}, got {word!r}")
+    if words.count(word) > 1:
+        times = words.count(word)
+        raise ExampleError(path, key, f"expected a word that occurs once in the {what}, {word!r} occurs {times} times")
     return words.index(word)
 
 
@@ -191,6 +202,7 @@ def _tokens_and_rows(r: _Reader, matrix_key: str) -> tuple[list[str], np.ndarray
 
 
 def worked_example(r: _Reader) -> dict:
+    r.expect("tokens", "X", "heads", "W_O")
     words, x = _tokens_and_rows(r, "X")
     d_model = x.shape[1]
     heads = r.tables("heads", 1, MAX_HEADS)
@@ -201,8 +213,8 @@ def worked_example(r: _Reader) -> dict:
     d_k = d_model // len(heads)
     parsed = []
     for h in heads:
-        parsed.append(_projections(h, d_model, d_k, ("W_q", "W_k", "W_v")))
-        h.done()
+        h.expect("W_q", "W_k", "W_v")
+        parsed.append(_projections(h, d_model, d_k, h.keys))
     w_o = r.take("W_O", matrix, None)
     if w_o is not None:
         shape_of(r.path, r.sub("W_O"), w_o, d_model, d_model, f"d_model × d_model = {d_model}×{d_model}")
@@ -210,6 +222,7 @@ def worked_example(r: _Reader) -> dict:
 
 
 def cat_sat(r: _Reader) -> dict:
+    r.expect("tokens", "E", "W_q", "W_k", "W_v")
     words, e = _tokens_and_rows(r, "E")
     w = {n: r.take(n, matrix) for n in ("W_q", "W_k", "W_v")}
     for n, m in w.items():
@@ -225,6 +238,7 @@ def cat_sat(r: _Reader) -> dict:
 
 
 def scaling_demo(r: _Reader) -> dict:
+    r.expect("query", "keys")
     query = r.take("query", vector())
     keys = r.take("keys", matrix)
     if keys.shape[1] != len(query):
@@ -235,6 +249,7 @@ def scaling_demo(r: _Reader) -> dict:
 
 
 def variance_demo(r: _Reader) -> dict:
+    r.expect("dimensions", "samples", "seed")
     dims = r.take("dimensions", listof(integer(1, 4096), 2, 6))
     if dims != sorted(set(dims)):
         raise ExampleError(r.path, r.sub("dimensions"), f"expected increasing dimensions, got {dims}")
@@ -246,6 +261,7 @@ def variance_demo(r: _Reader) -> dict:
 
 
 def saturation_demo(r: _Reader) -> dict:
+    r.expect("scores", "scales")
     positive = lambda p, k, v: number(p, k, v, lo=1e-3, hi=1000)  # noqa: E731
     return {
         "scores": r.take("scores", vector(2, 8)),
@@ -254,6 +270,7 @@ def saturation_demo(r: _Reader) -> dict:
 
 
 def complexity(r: _Reader) -> dict:
+    r.expect("sequence_lengths", "bytes_per_weight", "grid_lengths")
     return {
         "sequence_lengths": r.take("sequence_lengths", listof(integer(1, 10_000_000), 1, 6)),
         "bytes_per_weight": r.take("bytes_per_weight", integer(1, 16)),
@@ -262,6 +279,7 @@ def complexity(r: _Reader) -> dict:
 
 
 def rnn_decay(r: _Reader) -> dict:
+    r.expect("tokens", "source", "target", "retention")
     words = r.take("tokens", tokens)
     source = member(r.path, r.sub("source"), r.take("source", token), words, "tokens")
     target = member(r.path, r.sub("target"), r.take("target", token), words, "tokens")
@@ -272,12 +290,14 @@ def rnn_decay(r: _Reader) -> dict:
 
 
 def train_station(r: _Reader) -> dict:
+    r.expect("tokens", "embeddings", "focus")
     words, e = _tokens_and_rows(r, "embeddings")
     focus = member(r.path, r.sub("focus"), r.take("focus", token), words, "tokens")
     return {"tokens": words, "embeddings": e, "focus": focus}
 
 
 def semantic_shift(r: _Reader) -> dict:
+    r.expect("words", "clusters", "sentences")
     wr = r.table("words")
     words = {name: wr.take(name, vector(2, 2)) for name in wr.data}
     if not words:
@@ -294,11 +314,11 @@ def semantic_shift(r: _Reader) -> dict:
         clusters[name] = members
     sentences = []
     for s in r.tables("sentences", 1, 4):
+        s.expect("tokens", "focus")
         toks = s.take("tokens", tokens)
         for i, w in enumerate(toks):
             member(r.path, f"{s.sub('tokens')}[{i}]", w, vocabulary, "words of semantic_shift.words")
         focus = member(r.path, s.sub("focus"), s.take("focus", token), toks, "tokens of this sentence")
-        s.done()
         sentences.append({"tokens": toks, "focus": focus})
     return {"words": words, "clusters": clusters, "sentences": sentences}
 
@@ -362,7 +382,6 @@ def load_example(path: str | Path = DEFAULT_EXAMPLE, sections: list[str] | None 
     for name in wanted:
         reader = root.table(name)
         result[name] = SECTIONS[name](reader)
-        reader.done()
     for name in SECTIONS:
         if name not in data:
             raise ExampleError(str(path), name, "missing; this section is required")
