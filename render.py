@@ -1,0 +1,583 @@
+"""Render the lesson: one manim process per scene, in parallel, skipping every scene already up to date.
+
+Run ``python render.py --help``; the outputs and exit statuses are described in the README ("Rendering").
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import fnmatch
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from importlib.metadata import version
+from pathlib import Path
+from typing import IO, Any
+
+from attention_math.errors import ExampleError
+from attention_math.example import DEFAULT_EXAMPLE, load_example, read_toml
+from scenes.lesson import LESSON, Entry
+
+ROOT = Path(__file__).resolve().parent
+#: quality name -> (manim flag, frames per second)
+QUALITIES = {"low": ("-ql", 15), "medium": ("-qm", 30), "high": ("-qh", 60), "4k": ("-qk", 60)}
+FORMATS = ("mp4", "webm", "gif", "mov")
+VIDEO_EXTENSIONS = (".mp4", ".mov", ".webm", ".gif")
+#: what every scene shares: a change here re-renders the whole lesson
+SHARED_SOURCES = ("scenes/kit", "scenes/lesson.py", "attention_math")
+MANIFEST = "manifest.json"
+LOCK = ".render.lock"
+WORK = ".work"  # per-scene media folders and files not yet checked; removed at the end of every run
+LOG_TAIL_LINES = 15
+
+
+class UsageError(Exception):
+    """Bad input or usage: exit status 2, nothing rendered."""
+
+
+class CheckError(Exception):
+    """A file manim or ffmpeg wrote is not a complete, decodable video."""
+
+
+# --- command line -------------------------------------------------------------------------
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="render.py",
+        description="Render the self-attention lesson: a clip, subtitles and thumbnail per scene, "
+        "lesson.mp4 with chapters, manifest.json. Scenes already up to date are skipped.",
+    )
+    parser.add_argument("--list", action="store_true", help="print the lesson and exit (with --json: as JSON)")
+    parser.add_argument("--json", action="store_true", help="with --list: print a JSON list")
+    parser.add_argument("--scenes", nargs="+", metavar="ID", help="render only these scenes (ids or glob patterns)")
+    parser.add_argument("--quality", choices=QUALITIES, default="high", help="low 480p15, medium 720p30, "
+                        "high 1080p60 (default), 4k 2160p60")
+    parser.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1, help="parallel scenes "
+                        "(default: the number of cores)")
+    parser.add_argument("--example", type=Path, default=DEFAULT_EXAMPLE, help="example-values file "
+                        "(default: assets/examples/default.toml)")
+    parser.add_argument("--output", type=Path, default=ROOT / "output", help="output folder (default: output/)")
+    parser.add_argument("--force", action="store_true", help="render even the scenes already up to date")
+    parser.add_argument("--format", choices=FORMATS, default="mp4", help="clip format (default: mp4)")
+    parser.add_argument("--transparent", action="store_true", help="transparent background (mov or webm clips)")
+    args = parser.parse_args(argv)
+    if args.json and not args.list:
+        parser.error("--json goes with --list")
+    return args
+
+
+def positive_int(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return int(text)
+
+
+def print_lesson(as_json: bool) -> None:
+    rows = [entry.as_dict() for entry in LESSON]
+    if as_json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    width = max(len(e.id) for e in LESSON)
+    for position, row in enumerate(rows, 1):
+        depends = ", ".join(row["depends_on"]) or "-"
+        print(f"{position:02d} {row['id']:<{width}}  {row['chapter']} / {row['title']}")
+        print(f"   {'':<{width}}  {row['file']}::{row['class']}  depends on: {depends}")
+
+
+def select(patterns: list[str] | None) -> list[Entry]:
+    """The lesson entries matching any pattern (all when ``None``), in lesson order."""
+    if not patterns:
+        return list(LESSON)
+    for pattern in patterns:
+        if not any(fnmatch.fnmatchcase(e.id, pattern) for e in LESSON):
+            raise UsageError(f"no scene matches {pattern!r} (python render.py --list shows the ids)")
+    return [e for e in LESSON if any(fnmatch.fnmatchcase(e.id, p) for p in patterns)]
+
+
+# --- fingerprints -------------------------------------------------------------------------
+
+
+def source_files(entry: Entry) -> list[Path]:
+    """The scene's own file and everything every scene shares, in a stable order."""
+    files = [ROOT / entry.file]
+    for name in SHARED_SOURCES:
+        path = ROOT / name
+        files += sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts) or [path]
+    return files
+
+
+def fingerprint(entry: Entry, raw_example: dict, settings: dict) -> str:
+    """sha256 over all a scene's output depends on: sources, its example sections, settings, manim."""
+    digest = hashlib.sha256()
+    for path in source_files(entry):
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0")
+        digest.update(path.read_bytes() if path.is_file() else b"<missing>")
+        digest.update(b"\0")
+    inputs = {
+        "entry": entry.as_dict(),
+        "example": {section: raw_example.get(section) for section in entry.depends_on},
+        "settings": settings,
+        "manim": version("manim"),
+    }
+    digest.update(json.dumps(inputs, sort_keys=True, separators=(",", ":"), default=str).encode())
+    return digest.hexdigest()
+
+
+# --- checking and placing files -----------------------------------------------------------
+
+
+def ffprobe(path: Path, *options: str) -> dict:
+    result = subprocess.run(
+        ["ffprobe", "-v", "error", "-of", "json", *options, str(path)], capture_output=True, text=True
+    )
+    if result.returncode:
+        raise CheckError(f"ffprobe cannot read {path.name}: {result.stderr.strip()[-300:]}")
+    return json.loads(result.stdout)
+
+
+def probe_video(path: Path, fps: int | None) -> tuple[float, int]:
+    """Duration and frame count of a video, after checking it is complete.
+
+    Counts the packets of the video stream (every frame of these codecs is one packet) and,
+    when ``fps`` is given, requires about ``duration * fps`` of them.
+    """
+    info = ffprobe(path, "-count_packets", "-select_streams", "v:0",
+                   "-show_entries", "stream=nb_read_packets,duration:format=duration")
+    if not info.get("streams"):
+        raise CheckError(f"{path.name} has no video stream")
+    stream = info["streams"][0]
+    frames = int(stream.get("nb_read_packets", 0))
+    duration = float(stream.get("duration") or info.get("format", {}).get("duration") or 0)
+    if frames < 1 or duration <= 0:
+        raise CheckError(f"{path.name} is empty ({frames} frames, {duration:.2f} s)")
+    if fps and abs(frames - duration * fps) > 2:
+        raise CheckError(f"{path.name} has {frames} frames for {duration:.2f} s at {fps} fps: incomplete")
+    return duration, frames
+
+
+def write_thumbnail(video: Path, png: Path) -> None:
+    """The last frame of ``video`` as a PNG (decodes only the last second)."""
+    for seek in (["-sseof", "-1"], []):
+        subprocess.run(["ffmpeg", "-v", "error", "-y", *seek, "-i", str(video), "-update", "1", str(png)],
+                       capture_output=True)
+        if png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n":
+            return
+    raise CheckError(f"no last frame could be decoded from {video.name}")
+
+
+def stamp(path: Path) -> list[int]:
+    """Size and modification time: enough to tell that a file we placed is still the same."""
+    st = path.stat()
+    return [st.st_size, st.st_mtime_ns]
+
+
+def write_atomically(path: Path, text: str) -> None:
+    temporary = path.with_name(f".{path.name}.part")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
+@contextmanager
+def locked(output: Path) -> Iterator[None]:
+    """Hold ``output``'s lock for the whole run; a second run on the same folder is refused."""
+    handle = open(output / LOCK, "a+")  # noqa: SIM115 -- held until the run ends
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.seek(0)
+        owner = handle.read().strip() or "another process"
+        handle.close()
+        raise UsageError(
+            f"{output} is being rendered by another render.py (pid {owner}); "
+            "wait for it to finish or choose another --output"
+        ) from None
+    handle.truncate(0)
+    handle.write(str(os.getpid()))
+    handle.flush()
+    try:
+        yield
+    finally:
+        handle.close()
+
+
+# --- one scene ----------------------------------------------------------------------------
+
+
+@dataclass
+class Job:
+    """One scene of this run: what it needs, and its record for the manifest."""
+
+    position: int
+    entry: Entry
+    fingerprint: str
+    record: dict = field(default_factory=dict)
+    process: subprocess.Popen | None = None
+    log: IO | None = None
+    started: float = 0.0
+
+    @property
+    def stem(self) -> str:
+        return f"{self.position:02d}-{self.entry.id}"
+
+    def work_dir(self, output: Path) -> Path:
+        return output / WORK / self.stem
+
+
+def is_current(record: dict | None, fp: str, output: Path) -> bool:
+    """Whether a manifest record is this fingerprint's output and its files are still in place."""
+    if not record or record.get("fingerprint") != fp or record.get("status") == "failed":
+        return False
+    for key in ("file", "thumbnail", "subtitles"):
+        if record.get(key) is None:
+            continue
+        path = output / record[key]
+        if not path.is_file() or stamp(path) != record.get("stamps", {}).get(key):
+            return False
+    return True
+
+
+def manim_command(job: Job, args: argparse.Namespace, media: Path) -> list[str]:
+    command = [sys.executable, "-m", "manim", "render", QUALITIES[args.quality][0], "--disable_caching",
+               "--progress_bar", "none", "--media_dir", str(media), "--format", args.format]
+    if args.transparent:
+        command.append("--transparent")
+    return [*command, job.entry.file, job.entry.cls]
+
+
+def start(job: Job, args: argparse.Namespace, output: Path, example: Path) -> None:
+    work = job.work_dir(output)
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    env = {**os.environ, "ATTENTION_EXAMPLE": str(example),
+           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+    job.log = open(work / "manim.log", "w")  # noqa: SIM115 -- closed in finish()
+    job.started = time.monotonic()
+    job.process = subprocess.Popen(manim_command(job, args, work / "media"), cwd=ROOT, env=env,
+                                   stdout=job.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+
+
+def finish(job: Job, args: argparse.Namespace, output: Path) -> None:
+    """Check what the worker wrote and move it into place, or record the failure with its log."""
+    job.log.close()
+    work = job.work_dir(output)
+    seconds = round(time.monotonic() - job.started, 2)
+    job.record.update(status="failed", seconds=seconds, fingerprint=job.fingerprint)
+    try:
+        if job.process.returncode:
+            raise CheckError(f"manim exited with status {job.process.returncode}")
+        job.record.update(place_outputs(job, args, output))
+        job.record["status"] = "rendered"
+    except CheckError as error:
+        logs = output / "logs"
+        logs.mkdir(exist_ok=True)
+        log = (work / "manim.log").read_text(errors="replace")
+        write_atomically(logs / f"{job.stem}.log", log)
+        job.record.update(file=None, thumbnail=None, subtitles=None, error=str(error),
+                          log=f"logs/{job.stem}.log", log_tail=log.strip().splitlines()[-LOG_TAIL_LINES:])
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def place_outputs(job: Job, args: argparse.Namespace, output: Path) -> dict:
+    """Check the clip, make its thumbnail, then move clip, subtitles and thumbnail into place."""
+    videos = [p for p in (job.work_dir(output) / "media" / "videos").rglob(f"{job.entry.cls}.*")
+              if p.suffix in VIDEO_EXTENSIONS and "partial_movie_files" not in p.parts]
+    if len(videos) != 1:
+        raise CheckError(f"expected one video of {job.entry.cls}, manim wrote {len(videos)}")
+    video = videos[0]
+    fps = QUALITIES[args.quality][1] if video.suffix != ".gif" else None
+    duration, frames = probe_video(video, fps)
+    thumbnail = video.with_suffix(".png")
+    write_thumbnail(video, thumbnail)
+    moves = {"file": (video, f"{job.stem}{video.suffix}"), "thumbnail": (thumbnail, f"{job.stem}.png")}
+    if video.with_suffix(".srt").is_file():
+        moves["subtitles"] = (video.with_suffix(".srt"), f"{job.stem}.srt")
+    record: dict[str, Any] = {"file": None, "thumbnail": None, "subtitles": None, "stamps": {}}
+    for key in ("subtitles", "thumbnail", "file"):  # the clip last: it is what marks the scene done
+        if key in moves:
+            source, name = moves[key]
+            os.replace(source, output / name)
+            record[key] = name
+            record["stamps"][key] = stamp(output / name)
+    return {**record, "duration": round(duration, 3), "frames": frames}
+
+
+# --- the whole run ------------------------------------------------------------------------
+
+
+class Progress:
+    """Scenes done out of total with times: a live rich display on a terminal, plain lines otherwise."""
+
+    def __init__(self, total: int) -> None:
+        self.total, self.done, self.live = total, 0, None
+        if sys.stdout.isatty() and total:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                SpinnerColumn,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+            from rich.progress import Progress as RichProgress
+
+            self.live = RichProgress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                                     MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("eta"),
+                                     TimeRemainingColumn())
+            self.task = self.live.add_task("rendering", total=total)
+            self.live.start()
+
+    def running(self, names: list[str]) -> None:
+        if self.live:
+            self.live.update(self.task, description="rendering " + ", ".join(names))
+
+    def report(self, job: Job) -> None:
+        self.done += 1
+        line = f"[{self.done}/{self.total}] {job.record['status']} {job.stem} in {job.record['seconds']:.1f} s"
+        if self.live:
+            self.live.console.print(line)
+            self.live.update(self.task, advance=1)
+        else:
+            print(line, flush=True)
+
+    def stop(self) -> None:
+        if self.live:
+            self.live.stop()
+
+
+def run(args: argparse.Namespace) -> int:
+    entries = select(args.scenes)
+    example = args.example.resolve()
+    raw_example = read_toml(example)
+    load_example(example)  # validates every section: ExampleError -> exit 2 before anything is touched
+    if args.transparent and args.format == "mp4":
+        args.format = "mov"  # manim writes transparent clips as .mov (qtrle)
+    output = args.output.resolve()
+    output.mkdir(parents=True, exist_ok=True)
+    with locked(output):
+        return render_all(args, entries, raw_example, example, output)
+
+
+def render_all(args: argparse.Namespace, entries: list[Entry], raw_example: dict, example: Path,
+               output: Path) -> int:
+    settings = {"quality": args.quality, "format": args.format, "transparent": args.transparent}
+    shutil.rmtree(output / WORK, ignore_errors=True)  # left by an interrupted run
+    manifest = read_manifest(output)
+    records = {r["id"]: r for r in manifest.get("scenes", []) if isinstance(r, dict) and "id" in r}
+    positions = {e.id: i for i, e in enumerate(LESSON, 1)}
+    fingerprints = {e.id: fingerprint(e, raw_example, settings) for e in LESSON}
+    jobs, todo = [], []
+    for entry in entries:
+        job = Job(positions[entry.id], entry, fingerprints[entry.id])
+        previous = records.get(entry.id)
+        if not args.force and is_current(previous, job.fingerprint, output):
+            job.record = {**previous, "status": "skipped", "seconds": 0.0}
+        else:
+            job.record = {"id": entry.id, "title": entry.title, "chapter": entry.chapter}
+            todo.append(job)
+        jobs.append(job)
+    for record in records.values():  # scenes outside this run keep their files and are not touched
+        if record.get("file"):
+            record.update(status="skipped", seconds=0.0)
+    for job in jobs:
+        records[job.entry.id] = job.record
+
+    def save() -> None:
+        write_manifest(output, records, fingerprints, settings, example)
+
+    progress = Progress(len(todo))
+    try:
+        render_queue(todo, args, output, example, progress, save)
+    finally:
+        progress.stop()
+        shutil.rmtree(output / WORK, ignore_errors=True)
+    lesson = join_lesson(output, records, fingerprints, args.format)
+    write_manifest(output, records, fingerprints, settings, example, lesson)
+    return summarize(jobs, lesson)
+
+
+def render_queue(todo: list[Job], args: argparse.Namespace, output: Path, example: Path, progress: Progress,
+                 save: Any) -> None:
+    """Keep ``args.jobs`` workers busy; on Ctrl-C or SIGTERM stop them and keep what is finished."""
+    waiting, running = list(todo), []
+    previous_handler = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        while waiting or running:
+            while waiting and len(running) < args.jobs:
+                running.append(waiting.pop(0))
+                start(running[-1], args, output, example)
+            progress.running([job.entry.id for job in running])
+            time.sleep(0.05)
+            for job in [j for j in running if j.process.poll() is not None]:
+                running.remove(job)
+                finish(job, args, output)
+                save()
+                progress.report(job)
+    except KeyboardInterrupt:
+        for job in running:
+            stop_process(job.process)
+        raise
+    finally:
+        signal.signal(signal.SIGTERM, previous_handler)
+
+
+def _raise_interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def stop_process(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def read_manifest(output: Path) -> dict:
+    try:
+        return json.loads((output / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def write_manifest(output: Path, records: dict, fingerprints: dict, settings: dict, example: Path,
+                   lesson: dict | None = None) -> None:
+    """Every scene with outputs in ``output``, in lesson order; ``current`` tells which match this run."""
+    scenes = []
+    for entry in LESSON:
+        record = records.get(entry.id)
+        if record and (record.get("file") or record.get("status") == "failed"):
+            scenes.append({**record, "current": record.get("fingerprint") == fingerprints[entry.id]})
+    manifest = {"scenes": scenes, "lesson": lesson, **settings, "example": str(example),
+                "manim": version("manim"), "failed": [r["id"] for r in scenes if r["status"] == "failed"]}
+    write_atomically(output / MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+
+
+# --- the joined lesson --------------------------------------------------------------------
+
+
+def join_lesson(output: Path, records: dict, fingerprints: dict, fmt: str) -> dict | None:
+    """Join every up-to-date clip, in lesson order, into ``lesson.<ext>`` with chapters and subtitles.
+
+    Returns the lesson's manifest entry (``None`` for gif clips, which cannot hold chapters).
+    """
+    clips = [records[e.id] for e in LESSON if e.id in records and is_current(records[e.id], fingerprints[e.id], output)]
+    if fmt == "gif" or not clips:
+        return None
+    extension = Path(clips[0]["file"]).suffix
+    video, subtitles = output / f"lesson{extension}", output / "lesson.srt"
+    key = hashlib.sha256(json.dumps([c["fingerprint"] for c in clips]).encode()).hexdigest()
+    previous = read_manifest(output).get("lesson") or {}
+    lesson = {"file": video.name, "subtitles": subtitles.name, "fingerprint": key,
+              "scenes": [c["id"] for c in clips], "chapters": chapters(clips),
+              "missing": [e.id for e in LESSON if e.id not in {c["id"] for c in clips}]}
+    if previous.get("fingerprint") == key and is_current(previous, key, output):
+        return {**lesson, "stamps": previous["stamps"], "duration": previous.get("duration")}
+    work = output / WORK
+    work.mkdir(exist_ok=True)
+    try:
+        concatenate(clips, output, work / video.name)
+        duration, _ = probe_video(work / video.name, None)
+        write_atomically(subtitles, join_subtitles(clips, output))
+        os.replace(work / video.name, video)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return {**lesson, "duration": round(duration, 3),
+            "stamps": {"file": stamp(video), "subtitles": stamp(subtitles)}}
+
+
+def chapters(clips: list[dict]) -> list[dict]:
+    marks, start_at = [], 0.0
+    for clip in clips:
+        marks.append({"id": clip["id"], "title": f"{clip['chapter']}: {clip['title']}",
+                      "start": round(start_at, 3), "end": round(start_at + clip["duration"], 3)})
+        start_at += clip["duration"]
+    return marks
+
+
+def concatenate(clips: list[dict], output: Path, target: Path) -> None:
+    """ffmpeg concat (no re-encoding) with one chapter marker per scene."""
+    listing = target.with_name("clips.txt")
+    listing.write_text("".join(f"file '{output / c['file']}'\n" for c in clips), encoding="utf-8")
+    metadata = target.with_name("chapters.txt")
+    lines = [";FFMETADATA1", "title=Self-attention, animated"]
+    for mark in chapters(clips):
+        lines += ["[CHAPTER]", "TIMEBASE=1/1000", f"START={round(mark['start'] * 1000)}",
+                  f"END={round(mark['end'] * 1000)}", f"title={_ffmetadata_escape(mark['title'])}"]
+    metadata.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = subprocess.run(
+        ["ffmpeg", "-v", "error", "-y", "-f", "concat", "-safe", "0", "-i", str(listing), "-i", str(metadata),
+         "-map", "0", "-map_metadata", "1", "-map_chapters", "1", "-c", "copy", str(target)],
+        capture_output=True, text=True,
+    )
+    if result.returncode:
+        raise CheckError(f"ffmpeg could not join the lesson: {result.stderr.strip()[-300:]}")
+
+
+def _ffmetadata_escape(text: str) -> str:
+    for char in "\\=;#\n":
+        text = text.replace(char, "\\" + char)
+    return text
+
+
+def join_subtitles(clips: list[dict], output: Path) -> str:
+    """The clips' subtitles, each shifted by the start of its clip in the lesson."""
+    import datetime
+
+    import srt
+
+    lines, offset = [], 0.0
+    for clip in clips:
+        if clip.get("subtitles"):
+            shift = datetime.timedelta(seconds=offset)
+            for line in srt.parse((output / clip["subtitles"]).read_text(encoding="utf-8")):
+                lines.append(srt.Subtitle(0, line.start + shift, line.end + shift, line.content))
+        offset += clip["duration"]
+    return srt.compose(lines)  # renumbers from 1
+
+
+# --- summary ------------------------------------------------------------------------------
+
+
+def summarize(jobs: list[Job], lesson: dict | None) -> int:
+    counts = {s: sum(j.record["status"] == s for j in jobs) for s in ("rendered", "skipped", "failed")}
+    print(", ".join(f"{n} {s}" for s, n in counts.items()), flush=True)
+    if lesson:
+        missing = f" (missing: {', '.join(lesson['missing'])})" if lesson["missing"] else ""
+        print(f"{lesson['file']}: {len(lesson['scenes'])} scenes, {lesson['duration']:.1f} s{missing}")
+    for job in jobs:
+        if job.record["status"] == "failed":
+            print(f"\nFAILED {job.entry.id} ({job.entry.file}::{job.entry.cls}): {job.record['error']}",
+                  file=sys.stderr)
+            print("\n".join(f"    {line}" for line in job.record["log_tail"]), file=sys.stderr)
+            print(f"    full log: {job.record['log']}", file=sys.stderr)
+    return 1 if counts["failed"] else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.list:
+        print_lesson(args.json)
+        return 0
+    try:
+        return run(args)
+    except (UsageError, ExampleError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted: finished scenes are in place; run again to render the rest", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
