@@ -119,6 +119,11 @@ def alignment(query: np.ndarray, key: np.ndarray) -> dict:
         "key": key,
         "plane_query": plane_query,
         "plane_key": plane_key,
+        "norm_query": float(np.linalg.norm(query)),
+        "norm_key": float(np.linalg.norm(key)),
+        # Directions in the plane, in radians (where to draw the arrows).
+        "angle_query": float(np.arctan2(plane_query[1], plane_query[0])),
+        "angle_key": float(np.arctan2(plane_key[1], plane_key[0])),
         "dot": float(query @ key),
         "cosine": float(query @ key) / norms,
         "aligned": norms,

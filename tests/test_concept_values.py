@@ -36,6 +36,8 @@ def test_alignment_of_first_query_with_its_best_key(values):
     assert a["aligned"] == pytest.approx(norms)
     assert a["opposite"] == pytest.approx(-norms)
     assert a["cosine"] == pytest.approx(1.8 / norms)
+    assert a["angle_key"] - a["angle_query"] == pytest.approx(math.atan2(1.2, 0.9) - math.atan2(0.6, 1.2))
+    assert a["norm_query"] * a["norm_key"] == pytest.approx(norms)
 
 
 def test_alignment_in_higher_dimensions_keeps_lengths_and_dot():
