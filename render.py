@@ -60,12 +60,21 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--list", action="store_true", help="print the lesson and exit (with --json: as JSON)")
     parser.add_argument("--json", action="store_true", help="with --list: print a JSON list")
     parser.add_argument("--scenes", nargs="+", metavar="ID", help="render only these scenes (ids or glob patterns)")
-    parser.add_argument("--quality", choices=QUALITIES, default="high", help="low 480p15, medium 720p30, "
-                        "high 1080p60 (default), 4k 2160p60")
-    parser.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1, help="parallel scenes "
-                        "(default: the number of cores)")
-    parser.add_argument("--example", type=Path, default=DEFAULT_EXAMPLE, help="example-values file "
-                        "(default: assets/examples/default.toml)")
+    parser.add_argument(
+        "--quality",
+        choices=QUALITIES,
+        default="high",
+        help="low 480p15, medium 720p30, high 1080p60 (default), 4k 2160p60",
+    )
+    parser.add_argument(
+        "--jobs", type=positive_int, default=os.cpu_count() or 1, help="parallel scenes (default: the number of cores)"
+    )
+    parser.add_argument(
+        "--example",
+        type=Path,
+        default=DEFAULT_EXAMPLE,
+        help="example-values file (default: assets/examples/default.toml)",
+    )
     parser.add_argument("--output", type=Path, default=ROOT / "output", help="output folder (default: output/)")
     parser.add_argument("--force", action="store_true", help="render even the scenes already up to date")
     parser.add_argument("--format", choices=FORMATS, default="mp4", help="clip format (default: mp4)")
@@ -151,8 +160,14 @@ def probe_video(path: Path, fps: int | None) -> tuple[float, int]:
     Counts the packets of the video stream (every frame of these codecs is one packet) and,
     when ``fps`` is given, requires about ``duration * fps`` of them.
     """
-    info = ffprobe(path, "-count_packets", "-select_streams", "v:0",
-                   "-show_entries", "stream=nb_read_packets,duration:format=duration")
+    info = ffprobe(
+        path,
+        "-count_packets",
+        "-select_streams",
+        "v:0",
+        "-show_entries",
+        "stream=nb_read_packets,duration:format=duration",
+    )
     if not info.get("streams"):
         raise CheckError(f"{path.name} has no video stream")
     stream = info["streams"][0]
@@ -168,8 +183,9 @@ def probe_video(path: Path, fps: int | None) -> tuple[float, int]:
 def write_thumbnail(video: Path, png: Path) -> None:
     """The last frame of ``video`` as a PNG (decodes only the last second)."""
     for seek in (["-sseof", "-1"], []):
-        subprocess.run(["ffmpeg", "-v", "error", "-y", *seek, "-i", str(video), "-update", "1", str(png)],
-                       capture_output=True)
+        subprocess.run(
+            ["ffmpeg", "-v", "error", "-y", *seek, "-i", str(video), "-update", "1", str(png)], capture_output=True
+        )
         if png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n":
             return
     raise CheckError(f"no last frame could be decoded from {video.name}")
@@ -247,8 +263,20 @@ def is_current(record: dict | None, fp: str, output: Path) -> bool:
 
 
 def manim_command(job: Job, args: argparse.Namespace, media: Path) -> list[str]:
-    command = [sys.executable, "-m", "manim", "render", QUALITIES[args.quality][0], "--disable_caching",
-               "--progress_bar", "none", "--media_dir", str(media), "--format", args.format]
+    command = [
+        sys.executable,
+        "-m",
+        "manim",
+        "render",
+        QUALITIES[args.quality][0],
+        "--disable_caching",
+        "--progress_bar",
+        "none",
+        "--media_dir",
+        str(media),
+        "--format",
+        args.format,
+    ]
     if args.transparent:
         command.append("--transparent")
     return [*command, job.entry.file, job.entry.cls]
@@ -258,12 +286,21 @@ def start(job: Job, args: argparse.Namespace, output: Path, example: Path) -> No
     work = job.work_dir(output)
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    env = {**os.environ, "ATTENTION_EXAMPLE": str(example),
-           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+    env = {
+        **os.environ,
+        "ATTENTION_EXAMPLE": str(example),
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
+    }
     job.log = open(work / "manim.log", "w")  # noqa: SIM115 -- closed in finish()
     job.started = time.monotonic()
-    job.process = subprocess.Popen(manim_command(job, args, work / "media"), cwd=ROOT, env=env,
-                                   stdout=job.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    job.process = subprocess.Popen(
+        manim_command(job, args, work / "media"),
+        cwd=ROOT,
+        env=env,
+        stdout=job.log,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def finish(job: Job, args: argparse.Namespace, output: Path) -> None:
@@ -282,15 +319,24 @@ def finish(job: Job, args: argparse.Namespace, output: Path) -> None:
         logs.mkdir(exist_ok=True)
         log = (work / "manim.log").read_text(errors="replace")
         write_atomically(logs / f"{job.stem}.log", log)
-        job.record.update(file=None, thumbnail=None, subtitles=None, error=str(error),
-                          log=f"logs/{job.stem}.log", log_tail=log.strip().splitlines()[-LOG_TAIL_LINES:])
+        job.record.update(
+            file=None,
+            thumbnail=None,
+            subtitles=None,
+            error=str(error),
+            log=f"logs/{job.stem}.log",
+            log_tail=log.strip().splitlines()[-LOG_TAIL_LINES:],
+        )
     shutil.rmtree(work, ignore_errors=True)
 
 
 def place_outputs(job: Job, args: argparse.Namespace, output: Path) -> dict:
     """Check the clip, make its thumbnail, then move clip, subtitles and thumbnail into place."""
-    videos = [p for p in (job.work_dir(output) / "media" / "videos").rglob(f"{job.entry.cls}.*")
-              if p.suffix in VIDEO_EXTENSIONS and "partial_movie_files" not in p.parts]
+    videos = [
+        p
+        for p in (job.work_dir(output) / "media" / "videos").rglob(f"{job.entry.cls}.*")
+        if p.suffix in VIDEO_EXTENSIONS and "partial_movie_files" not in p.parts
+    ]
     if len(videos) != 1:
         raise CheckError(f"expected one video of {job.entry.cls}, manim wrote {len(videos)}")
     video = videos[0]
@@ -330,9 +376,15 @@ class Progress:
             )
             from rich.progress import Progress as RichProgress
 
-            self.live = RichProgress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-                                     MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("eta"),
-                                     TimeRemainingColumn())
+            self.live = RichProgress(
+                SpinnerColumn(),
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TextColumn("eta"),
+                TimeRemainingColumn(),
+            )
             self.task = self.live.add_task("rendering", total=total)
             self.live.start()
 
@@ -367,8 +419,7 @@ def run(args: argparse.Namespace) -> int:
         return render_all(args, entries, raw_example, example, output)
 
 
-def render_all(args: argparse.Namespace, entries: list[Entry], raw_example: dict, example: Path,
-               output: Path) -> int:
+def render_all(args: argparse.Namespace, entries: list[Entry], raw_example: dict, example: Path, output: Path) -> int:
     settings = {"quality": args.quality, "format": args.format, "transparent": args.transparent}
     shutil.rmtree(output / WORK, ignore_errors=True)  # left by an interrupted run
     manifest = read_manifest(output)
@@ -405,8 +456,9 @@ def render_all(args: argparse.Namespace, entries: list[Entry], raw_example: dict
     return summarize(jobs, lesson)
 
 
-def render_queue(todo: list[Job], args: argparse.Namespace, output: Path, example: Path, progress: Progress,
-                 save: Any) -> None:
+def render_queue(
+    todo: list[Job], args: argparse.Namespace, output: Path, example: Path, progress: Progress, save: Any
+) -> None:
     """Keep ``args.jobs`` workers busy; on Ctrl-C or SIGTERM stop them and keep what is finished."""
     waiting, running = list(todo), []
     previous_handler = signal.signal(signal.SIGTERM, _raise_interrupt)
@@ -450,16 +502,23 @@ def read_manifest(output: Path) -> dict:
         return {}
 
 
-def write_manifest(output: Path, records: dict, fingerprints: dict, settings: dict, example: Path,
-                   lesson: dict | None = None) -> None:
+def write_manifest(
+    output: Path, records: dict, fingerprints: dict, settings: dict, example: Path, lesson: dict | None = None
+) -> None:
     """Every scene with outputs in ``output``, in lesson order; ``current`` tells which match this run."""
     scenes = []
     for entry in LESSON:
         record = records.get(entry.id)
         if record and (record.get("file") or record.get("status") == "failed"):
             scenes.append({**record, "current": record.get("fingerprint") == fingerprints[entry.id]})
-    manifest = {"scenes": scenes, "lesson": lesson, **settings, "example": str(example),
-                "manim": version("manim"), "failed": [r["id"] for r in scenes if r["status"] == "failed"]}
+    manifest = {
+        "scenes": scenes,
+        "lesson": lesson,
+        **settings,
+        "example": str(example),
+        "manim": version("manim"),
+        "failed": [r["id"] for r in scenes if r["status"] == "failed"],
+    }
     write_atomically(output / MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
 
 
@@ -478,9 +537,14 @@ def join_lesson(output: Path, records: dict, fingerprints: dict, fmt: str) -> di
     video, subtitles = output / f"lesson{extension}", output / "lesson.srt"
     key = hashlib.sha256(json.dumps([c["fingerprint"] for c in clips]).encode()).hexdigest()
     previous = read_manifest(output).get("lesson") or {}
-    lesson = {"file": video.name, "subtitles": subtitles.name, "fingerprint": key,
-              "scenes": [c["id"] for c in clips], "chapters": chapters(clips),
-              "missing": [e.id for e in LESSON if e.id not in {c["id"] for c in clips}]}
+    lesson = {
+        "file": video.name,
+        "subtitles": subtitles.name,
+        "fingerprint": key,
+        "scenes": [c["id"] for c in clips],
+        "chapters": chapters(clips),
+        "missing": [e.id for e in LESSON if e.id not in {c["id"] for c in clips}],
+    }
     if previous.get("fingerprint") == key and is_current(previous, key, output):
         return {**lesson, "stamps": previous["stamps"], "duration": previous.get("duration")}
     work = output / WORK
@@ -492,15 +556,20 @@ def join_lesson(output: Path, records: dict, fingerprints: dict, fmt: str) -> di
         os.replace(work / video.name, video)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return {**lesson, "duration": round(duration, 3),
-            "stamps": {"file": stamp(video), "subtitles": stamp(subtitles)}}
+    return {**lesson, "duration": round(duration, 3), "stamps": {"file": stamp(video), "subtitles": stamp(subtitles)}}
 
 
 def chapters(clips: list[dict]) -> list[dict]:
     marks, start_at = [], 0.0
     for clip in clips:
-        marks.append({"id": clip["id"], "title": f"{clip['chapter']}: {clip['title']}",
-                      "start": round(start_at, 3), "end": round(start_at + clip["duration"], 3)})
+        marks.append(
+            {
+                "id": clip["id"],
+                "title": f"{clip['chapter']}: {clip['title']}",
+                "start": round(start_at, 3),
+                "end": round(start_at + clip["duration"], 3),
+            }
+        )
         start_at += clip["duration"]
     return marks
 
@@ -512,13 +581,40 @@ def concatenate(clips: list[dict], output: Path, target: Path) -> None:
     metadata = target.with_name("chapters.txt")
     lines = [";FFMETADATA1", "title=Self-attention, animated"]
     for mark in chapters(clips):
-        lines += ["[CHAPTER]", "TIMEBASE=1/1000", f"START={round(mark['start'] * 1000)}",
-                  f"END={round(mark['end'] * 1000)}", f"title={_ffmetadata_escape(mark['title'])}"]
+        lines += [
+            "[CHAPTER]",
+            "TIMEBASE=1/1000",
+            f"START={round(mark['start'] * 1000)}",
+            f"END={round(mark['end'] * 1000)}",
+            f"title={_ffmetadata_escape(mark['title'])}",
+        ]
     metadata.write_text("\n".join(lines) + "\n", encoding="utf-8")
     result = subprocess.run(
-        ["ffmpeg", "-v", "error", "-y", "-f", "concat", "-safe", "0", "-i", str(listing), "-i", str(metadata),
-         "-map", "0", "-map_metadata", "1", "-map_chapters", "1", "-c", "copy", str(target)],
-        capture_output=True, text=True,
+        [
+            "ffmpeg",
+            "-v",
+            "error",
+            "-y",
+            "-f",
+            "concat",
+            "-safe",
+            "0",
+            "-i",
+            str(listing),
+            "-i",
+            str(metadata),
+            "-map",
+            "0",
+            "-map_metadata",
+            "1",
+            "-map_chapters",
+            "1",
+            "-c",
+            "copy",
+            str(target),
+        ],
+        capture_output=True,
+        text=True,
     )
     if result.returncode:
         raise CheckError(f"ffmpeg could not join the lesson: {result.stderr.strip()[-300:]}")
@@ -557,8 +653,9 @@ def summarize(jobs: list[Job], lesson: dict | None) -> int:
         print(f"{lesson['file']}: {len(lesson['scenes'])} scenes, {lesson['duration']:.1f} s{missing}")
     for job in jobs:
         if job.record["status"] == "failed":
-            print(f"\nFAILED {job.entry.id} ({job.entry.file}::{job.entry.cls}): {job.record['error']}",
-                  file=sys.stderr)
+            print(
+                f"\nFAILED {job.entry.id} ({job.entry.file}::{job.entry.cls}): {job.record['error']}", file=sys.stderr
+            )
             print("\n".join(f"    {line}" for line in job.record["log_tail"]), file=sys.stderr)
             print(f"    full log: {job.record['log']}", file=sys.stderr)
     return 1 if counts["failed"] else 0

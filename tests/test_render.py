@@ -1,0 +1,268 @@
+"""render.py through its command line: real manim workers, real ffprobe, in a copy of the repository.
+
+The copy's lesson is three tiny scenes written here (two that render in about a second at
+low quality, one that raises), so every path of the contract runs in well under a minute.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+TINY_SCENES = '''
+"""Tiny scenes for the render.py tests."""
+
+from manim import DecimalNumber, Text, VGroup, DOWN
+
+from scenes.kit.base import LessonScene
+
+
+class ShowModelWidth(LessonScene):
+    def construct(self):
+        values = self.values["worked_example"]
+        self.narrate("The first token and the model width.", duration=1)
+        self.add(VGroup(Text(values["tokens"][0]), DecimalNumber(values["X"][0][0])).arrange(DOWN))
+        self.wait(1)
+
+
+class ShowScaling(LessonScene):
+    def construct(self):
+        self.narrate("The square root of d k.", duration=1)
+        self.add(DecimalNumber(self.values["scaling_demo"]["sqrt_d_k"]))
+        self.wait(1)
+
+
+class BreakOnPurpose(LessonScene):
+    def construct(self):
+        raise RuntimeError("this scene breaks on purpose")
+'''
+TINY_LESSON = """
+LESSON[:] = [
+    Entry("width", "Tiny", "Model width", "scenes/tiny.py", "ShowModelWidth", ("worked_example",)),
+    Entry("scaling", "Tiny", "Scaling", "scenes/tiny.py", "ShowScaling", ("scaling_demo",)),
+    Entry("broken", "Tiny", "Broken", "scenes/tiny.py", "BreakOnPurpose", ()),
+]
+"""
+GOOD = ["--scenes", "width", "scaling"]
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory) -> Path:
+    """A copy of the repository whose lesson is the three tiny scenes."""
+    copy = tmp_path_factory.mktemp("repo")
+    tracked = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True).stdout
+    for name in [*tracked.split(), "render.py"]:
+        if (REPO / name).is_file():
+            (copy / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / name, copy / name)
+    (copy / "scenes" / "tiny.py").write_text(TINY_SCENES)
+    with open(copy / "scenes" / "lesson.py", "a") as lesson:
+        lesson.write(TINY_LESSON)
+    return copy
+
+
+def render(repo: Path, *args: str, output: str = "out", python: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+    command = [sys.executable, *python, "render.py", "--quality", "low", "--output", output, *args]
+    return subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=300)
+
+
+def manifest(repo: Path, output: str = "out") -> dict:
+    return json.loads((repo / output / "manifest.json").read_text())
+
+
+def statuses(repo: Path, output: str = "out") -> dict[str, str]:
+    return {s["id"]: s["status"] for s in manifest(repo, output)["scenes"]}
+
+
+def ffprobe(path: Path, entries: str, *extra: str) -> dict:
+    command = ["ffprobe", "-v", "error", "-of", "json", *extra, "-show_entries", entries, str(path)]
+    return json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+
+
+def tree_digest(folder: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.rglob("*") if p.is_file()
+    }
+
+
+@pytest.fixture(scope="module")
+def rendered(repo: Path) -> Path:
+    """The two good tiny scenes, rendered once into out/."""
+    result = render(repo, *GOOD, "--jobs", "2")
+    assert result.returncode == 0, result.stderr
+    return repo / "out"
+
+
+def test_list_prints_every_scene(repo):
+    result = render(repo, "--list")
+    assert result.returncode == 0
+    assert [line.split()[1] for line in result.stdout.splitlines() if line[:1].isdigit()] == [
+        "width",
+        "scaling",
+        "broken",
+    ]
+
+
+def test_list_json_has_exactly_the_contract_keys(repo):
+    rows = json.loads(render(repo, "--list", "--json").stdout)
+    assert [set(row) for row in rows] == [{"id", "chapter", "title", "file", "class", "depends_on"}] * 3
+    assert rows[0] == {
+        "id": "width",
+        "chapter": "Tiny",
+        "title": "Model width",
+        "file": "scenes/tiny.py",
+        "class": "ShowModelWidth",
+        "depends_on": ["worked_example"],
+    }
+
+
+def test_render_writes_clips_subtitles_thumbnails_lesson_and_manifest(rendered):
+    scenes = manifest(rendered.parent)["scenes"]
+    assert [(s["id"], s["status"], s["file"]) for s in scenes] == [
+        ("width", "rendered", "01-width.mp4"),
+        ("scaling", "rendered", "02-scaling.mp4"),
+    ]
+    for scene in scenes:
+        stream = ffprobe(rendered / scene["file"], "stream=width,height,r_frame_rate,nb_read_packets", "-count_packets")
+        stream = stream["streams"][0]
+        assert (stream["width"], stream["height"], stream["r_frame_rate"]) == (854, 480, "15/1")
+        assert int(stream["nb_read_packets"]) == scene["frames"] == 15  # one second at 15 fps
+        assert scene["duration"] == pytest.approx(1.0, abs=0.07)
+        assert (rendered / scene["thumbnail"]).read_bytes()[:4] == b"\x89PNG"
+        assert "\n1\n00:00:00,000 --> 00:00:01,000\n" in "\n" + (rendered / scene["subtitles"]).read_text()
+        assert len(scene["fingerprint"]) == 64
+
+
+def test_lesson_joins_the_clips_with_chapters_and_shifted_subtitles(rendered):
+    info = ffprobe(rendered / "lesson.mp4", "format=duration", "-show_chapters")
+    assert float(info["format"]["duration"]) == pytest.approx(2.0, abs=0.15)
+    assert [c["tags"]["title"] for c in info["chapters"]] == ["Tiny: Model width", "Tiny: Scaling"]
+    assert float(info["chapters"][1]["start_time"]) == pytest.approx(1.0, abs=0.07)
+    subtitles = (rendered / "lesson.srt").read_text()
+    assert "2\n00:00:01,000 --> 00:00:02,000\nThe square root of d k." in subtitles
+    assert manifest(rendered.parent)["lesson"]["scenes"] == ["width", "scaling"]
+
+
+def test_second_run_skips_everything_without_importing_manim(repo, rendered):
+    before = tree_digest(rendered)
+    started = time.monotonic()
+    result = render(repo, *GOOD, python=("-X", "importtime"))
+    elapsed = time.monotonic() - started
+    assert result.returncode == 0, result.stderr
+    assert elapsed < 1.0
+    imported = {line.split("|")[-1].strip() for line in result.stderr.splitlines() if "|" in line}
+    assert "numpy" in imported and not any(name.split(".")[0] == "manim" for name in imported)
+    assert statuses(repo) == {"width": "skipped", "scaling": "skipped"}
+    after = tree_digest(rendered)
+    rewritten = {"manifest.json", ".render.lock"}  # the new statuses; the pid of the run
+    assert {k: v for k, v in after.items() if k not in rewritten} == {
+        k: v for k, v in before.items() if k not in rewritten
+    }
+
+
+def test_editing_one_value_renders_only_the_scene_that_reads_it(repo, rendered):
+    example = repo / "edited.toml"
+    original = (repo / "assets/examples/default.toml").read_text()
+    edited = original.replace("[1.0, 0.5, 0.2, 0.1]", "[3.0, 0.5, 0.2, 0.1]", 1)
+    assert edited != original
+    example.write_text(edited)
+    scaling_clip = (rendered / "02-scaling.mp4").read_bytes()
+    result = render(repo, *GOOD, "--example", str(example))
+    assert result.returncode == 0, result.stderr
+    assert statuses(repo) == {"width": "rendered", "scaling": "skipped"}
+    assert (rendered / "02-scaling.mp4").read_bytes() == scaling_clip
+    assert manifest(repo)["example"] == str(example)
+
+
+def test_failing_scene_exits_1_names_it_with_its_log_and_the_others_render(repo):
+    result = render(repo, "--jobs", "2", output="out-fail")
+    assert result.returncode == 1
+    assert "FAILED broken (scenes/tiny.py::BreakOnPurpose)" in result.stderr
+    assert "this scene breaks on purpose" in result.stderr
+    assert statuses(repo, "out-fail") == {"width": "rendered", "scaling": "rendered", "broken": "failed"}
+    failed = manifest(repo, "out-fail")["scenes"][2]
+    assert "this scene breaks on purpose" in (repo / "out-fail" / failed["log"]).read_text()
+    assert manifest(repo, "out-fail")["lesson"]["missing"] == ["broken"]
+
+
+def write_bad_example(repo: Path) -> None:
+    default = (repo / "assets/examples/default.toml").read_text()
+    assert "samples = 4000" in default
+    (repo / "bad.toml").write_text(default.replace("samples = 4000", "samples = -1"))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--example", "bad.toml"], "error: "),
+        (["--quality", "ultra"], "invalid choice: 'ultra'"),
+        (["--jobs", "0"], "at least 1"),
+        (["--scenes", "nothing-*"], "no scene matches 'nothing-*'"),
+        (["--json"], "--json goes with --list"),
+    ],
+)
+def test_bad_input_exits_2_and_touches_nothing(repo, rendered, args, message):
+    write_bad_example(repo)
+    before = tree_digest(rendered)
+    result = render(repo, *args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert tree_digest(rendered) == before
+
+
+def test_bad_example_names_the_file_and_key(repo):
+    write_bad_example(repo)
+    result = render(repo, "--example", "bad.toml", output="never")
+    assert result.returncode == 2
+    assert result.stderr.startswith("error: ") and "variance_demo.samples" in result.stderr
+    assert not (repo / "never").exists()
+
+
+def start(repo: Path, *args: str, output: str) -> subprocess.Popen:
+    command = [sys.executable, "render.py", "--quality", "low", "--output", output, *args]
+    return subprocess.Popen(
+        command, cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+
+
+def wait_for(condition, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_ctrl_c_keeps_finished_scenes_and_the_next_run_resumes(repo):
+    out = repo / "out-int"
+    run = start(repo, *GOOD, "--jobs", "1", output="out-int")
+    wait_for(lambda: (out / "manifest.json").exists() and len(manifest(repo, "out-int")["scenes"]) == 1)
+    os.killpg(run.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole process group
+    _, stderr = run.communicate(timeout=30)
+    assert run.returncode == 130, stderr
+    names = {p.name for p in out.iterdir()}
+    assert names == {"01-width.mp4", "01-width.png", "01-width.srt", ".render.lock", "manifest.json"}
+    result = render(repo, *GOOD, output="out-int")
+    assert result.returncode == 0, result.stderr
+    assert statuses(repo, "out-int") == {"width": "skipped", "scaling": "rendered"}
+
+
+def test_second_run_on_the_same_folder_is_refused(repo):
+    out = repo / "out-lock"
+    first = start(repo, "--scenes", "scaling", output="out-lock")
+    wait_for(lambda: (out / ".work").exists())
+    second = render(repo, "--scenes", "scaling", output="out-lock")
+    assert second.returncode == 2
+    assert "is being rendered by another render.py" in second.stderr and str(first.pid) in second.stderr
+    first.communicate(timeout=120)
+    assert first.returncode == 0
+    assert statuses(repo, "out-lock") == {"scaling": "rendered"}
