@@ -21,7 +21,7 @@ from manim import (
 
 from scenes.kit import palette
 from scenes.kit.base import LessonScene
-from scenes.kit.diagrams import LabelBox, Sentence, arc_between, connect, stack
+from scenes.kit.diagrams import LabelBox, Sentence, arc_between, stack
 
 TRANSFORMER_LAYER = ("Multi-head self-attention", "Add & Norm", "Feed-forward", "Add & Norm")
 
@@ -31,17 +31,17 @@ class LocateAttention(LessonScene):
 
     def construct(self) -> None:
         self.show_title()
+        tokens = Text("input tokens", font_size=26, color=palette.MUTED)
         inputs = LabelBox("Embeddings + positions", width=5.2, color=palette.MUTED)
-        layer = [LabelBox(name, width=5.2, color=palette.MUTED) for name in TRANSFORMER_LAYER]
+        layer = [LabelBox(name, width=5.2, height=0.6, color=palette.MUTED) for name in TRANSFORMER_LAYER]
         outputs = LabelBox("Contextual vectors", width=5.2, color=palette.MUTED)
-        column, arrows = stack([inputs, *layer, outputs], gap=0.3)
-        column.next_to(self.mobjects[0], DOWN, buff=0.35)
-        arrows = VGroup(*(connect(a, b) for a, b in zip(column, column[1:], strict=False)))
+        column, arrows = stack([tokens, inputs, *layer, outputs], gap=0.36)
+        VGroup(column, arrows).next_to(self.mobjects[0], DOWN, buff=0.3)
 
         self.narrate("A Transformer turns tokens into vectors: embeddings plus positions go in.")
-        self.play(FadeIn(inputs, shift=UP * 0.3))
+        self.play(FadeIn(tokens), GrowArrow(arrows[0]), FadeIn(inputs, shift=UP * 0.3))
         self.narrate("Each layer has two parts: self-attention, then a feed-forward network, each with add and norm.")
-        for arrow, box in zip(arrows, column[1:], strict=False):
+        for arrow, box in zip(arrows[1:], column[2:], strict=False):
             self.play(GrowArrow(arrow), FadeIn(box, shift=UP * 0.3), run_time=0.6)
 
         block = SurroundingRectangle(VGroup(*layer), color=palette.TEXT, buff=0.18, corner_radius=0.15)
@@ -55,7 +55,8 @@ class LocateAttention(LessonScene):
         self.narrate("This lesson is about the first block: multi-head self-attention.")
         self.play(layer[0].animate.highlight(palette.HEAT_LOW), FadeIn(note, shift=RIGHT * 0.2))
         self.play(Indicate(layer[0], color=palette.HEAT_LOW, scale_factor=1.05))
-        self.wait(1.5)
+        self.narrate("It is where every token looks at every other token to decide what it means here.")
+        self.wait(3)
 
 
 class ResolveAmbiguity(LessonScene):
@@ -71,11 +72,11 @@ class ResolveAmbiguity(LessonScene):
         money = self.read_in_context(
             ["I", "put", "money", "in", "the", "bank"], reader=5, helpers=[2], meaning="financial bank"
         )
-        money.next_to(word, DOWN, buff=1.0)
+        money.next_to(word, DOWN, buff=1.0).set_x(0)
         water = self.read_in_context(
             ["we", "sat", "by", "the", "water", "near", "the", "bank"], reader=7, helpers=[4], meaning="river bank"
         )
-        water.next_to(money, DOWN, buff=1.0)
+        water.next_to(money, DOWN, buff=1.0).set_x(0)
         self.narrate('We look at the other words: "money" says finance, "water" says river.')
         for sentence in (money, water):
             self.play(FadeIn(sentence[0]))
@@ -87,7 +88,7 @@ class ResolveAmbiguity(LessonScene):
             reader=3,
             helpers=[1, 6],
             meaning="money, not chess",
-        ).next_to(title, DOWN, buff=1.4)
+        ).next_to(title, DOWN, buff=1.4).set_x(0)
         self.narrate('The same with "check": "cashed" and "bank" make it a cheque, not a chess move.')
         self.play(FadeOut(VGroup(word, money, water)))
         self.play(FadeIn(check[0]))

@@ -52,29 +52,14 @@ class LabelBox(VGroup):
         return self
 
 
-def connect(start: Mobject, end: Mobject, color: ManimColor = palette.MUTED, buff: float = 0.08) -> Arrow:
-    """An arrow from the edge of ``start`` to the edge of ``end``, in the direction between them."""
-    return Arrow(
-        start.get_center(),
-        end.get_center(),
-        buff=0,
-        color=color,
-        stroke_width=4,
-        max_tip_length_to_length_ratio=0.25,
-    ).put_start_and_end_on(*_edge_points(start, end, buff))
-
-
-def _edge_points(start: Mobject, end: Mobject, buff: float) -> tuple:
-    direction = end.get_center() - start.get_center()
-    return (
-        start.get_boundary_point(direction) + buff * _unit(direction),
-        end.get_boundary_point(-direction) - buff * _unit(direction),
-    )
-
-
-def _unit(v):
-    length = (v**2).sum() ** 0.5
-    return v / length if length else v
+def connect(start: Mobject, end: Mobject, color: ManimColor = palette.MUTED, buff: float = 0.04) -> Arrow:
+    """An arrow between facing edges of ``start`` and ``end`` (top/bottom or right/left, whichever face)."""
+    dx, dy = (end.get_center() - start.get_center())[:2]
+    if abs(dy) >= abs(dx):
+        ends = (start.get_top(), end.get_bottom()) if dy > 0 else (start.get_bottom(), end.get_top())
+    else:
+        ends = (start.get_right(), end.get_left()) if dx > 0 else (start.get_left(), end.get_right())
+    return Arrow(*ends, buff=buff, color=color, stroke_width=4, tip_length=0.16, max_tip_length_to_length_ratio=0.6)
 
 
 def stack(boxes: Sequence[Mobject], gap: float = 0.35, upward: bool = True) -> tuple[VGroup, VGroup]:
