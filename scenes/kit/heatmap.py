@@ -1,0 +1,133 @@
+"""The attention weights as a heatmap: rows are queries, softmax runs along each row."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from manim import DOWN, LEFT, UP, Animation, DecimalNumber, FadeIn, LaggedStart, Square, Text, VGroup
+
+from . import palette
+from .tokens import TOKEN_FONT, TokenLabel
+
+MIN_FONT_SIZE = 16
+CONVENTION = "rows are queries · softmax runs along each row"
+
+
+class Heatmap(VGroup):
+    """A grid of weights in heat colours (yellow low → vermillion high), tokens on both axes.
+
+    Digits are drawn on the cells when they fit at a legible size, otherwise the
+    colour alone tells the weight. The shade runs from ``vmin`` to ``vmax``
+    (the grid's own smallest and largest weight by default).
+
+    Parameters
+    ----------
+    weights
+        The square (queries × keys) array of weights.
+    row_labels, col_labels
+        Query tokens (left, one per row) and key tokens (top, one per column).
+    cell
+        Side of one cell.
+    places
+        Decimals of the digits.
+    show_digits
+        ``None`` decides by cell size; ``True``/``False`` forces it.
+    caption
+        Write the convention "rows are queries · softmax runs along each row" below.
+
+    Examples
+    --------
+    >>> h = Heatmap(np.full((2, 2), 0.5), ["a", "b"], ["a", "b"])
+    >>> len(h.get_cells())
+    4
+    """
+
+    def __init__(
+        self,
+        weights: np.ndarray,
+        row_labels: Sequence[str],
+        col_labels: Sequence[str] | None = None,
+        cell: float = 0.7,
+        places: int = 2,
+        show_digits: bool | None = None,
+        caption: bool = False,
+        vmin: float | None = None,
+        vmax: float | None = None,
+        **kwargs,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.weights = np.asarray(weights, dtype=float)
+        rows, cols = self.weights.shape
+        low = self.weights.min() if vmin is None else vmin
+        high = self.weights.max() if vmax is None else vmax
+        self.cells = VGroup()
+        for i in range(rows):
+            for j in range(cols):
+                t = (self.weights[i, j] - low) / (high - low) if high > low else 1.0
+                square = Square(cell, stroke_width=1.5, stroke_color=palette.BACKGROUND)
+                square.set_fill(palette.heat(t), opacity=1.0).move_to([j * cell, -i * cell, 0])
+                self.cells.add(square)
+        self.digits = self._build_digits(cell, places, show_digits)
+        font = float(np.clip(cell * 34, MIN_FONT_SIZE, 24))
+        self.row_labels = VGroup(
+            *(
+                TokenLabel(t, font_size=font).next_to(self.get_cell(i, 0), LEFT, buff=0.15)
+                for i, t in enumerate(row_labels)
+            )
+        )
+        self.col_labels = VGroup()
+        for t in col_labels if col_labels is not None else row_labels:
+            self.col_labels.add(TokenLabel(t, font_size=font, color=palette.MUTED))
+        upright = all(label.width <= cell * 0.95 for label in self.col_labels)
+        for j, label in enumerate(self.col_labels):
+            if not upright:
+                label.rotate(np.pi / 2)
+            label.next_to(self.get_cell(0, j), UP, buff=0.12)
+        self.caption = VGroup()
+        if caption:
+            text = Text(CONVENTION, font=TOKEN_FONT, font_size=20, color=palette.MUTED)
+            self.caption.add(text.next_to(self.cells, DOWN, buff=0.25))
+        self.add(self.cells, self.digits, self.row_labels, self.col_labels, self.caption)
+
+    def _build_digits(self, cell: float, places: int, show_digits: bool | None) -> VGroup:
+        digits = VGroup()
+        font = min(24.0, cell * 36)
+        if show_digits is False or (show_digits is None and font < MIN_FONT_SIZE):
+            return digits
+        for square, w in zip(self.cells, self.weights.ravel(), strict=True):
+            number = DecimalNumber(w, num_decimal_places=places, font_size=max(font, MIN_FONT_SIZE))
+            digits.add(number.set_color(palette.BACKGROUND).move_to(square))
+        return digits
+
+    def get_cell(self, row: int, col: int) -> Square:
+        """The square of weight (``row``, ``col``)."""
+        return self.cells[row * self.weights.shape[1] + col]
+
+    def get_cells(self) -> VGroup:
+        return self.cells
+
+    def get_row(self, row: int) -> VGroup:
+        """The squares of one query's row."""
+        cols = self.weights.shape[1]
+        return VGroup(*self.cells[row * cols : (row + 1) * cols])
+
+    def get_digits(self) -> VGroup:
+        """The digits on the cells (empty when only colour is shown)."""
+        return self.digits
+
+    def get_row_digits(self, row: int) -> VGroup:
+        cols = self.weights.shape[1]
+        return VGroup(*self.digits[row * cols : (row + 1) * cols]) if len(self.digits) else VGroup()
+
+    def get_labels(self) -> VGroup:
+        return VGroup(self.row_labels, self.col_labels)
+
+    def get_caption(self) -> VGroup:
+        return self.caption
+
+    def fill_row(self, row: int, **kwargs) -> Animation:
+        """An animation colouring in one query's row (cells and digits)."""
+        return LaggedStart(
+            *(FadeIn(m) for m in [*self.get_row(row), *self.get_row_digits(row)]), lag_ratio=0.1, **kwargs
+        )

@@ -1,0 +1,70 @@
+"""Tokens on screen: one font, one order, everywhere in the lesson."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from manim import DOWN, RIGHT, Animation, Indicate, ManimColor, Text, VGroup
+
+from . import palette
+
+#: The one font of every token (Pango renders any script a user types).
+TOKEN_FONT = "DejaVu Sans"
+
+
+class TokenLabel(Text):
+    """A token drawn in the lesson's token font, never through LaTeX.
+
+    Examples
+    --------
+    >>> TokenLabel("apple").width > 0
+    True
+    """
+
+    def __init__(self, token: str, font_size: float = 26, color: ManimColor = palette.TEXT, **kwargs) -> None:
+        super().__init__(token, font=TOKEN_FONT, font_size=font_size, color=color, **kwargs)
+        self.token = token
+
+
+class TokenRow(VGroup):
+    """The sentence's tokens in order, along ``direction`` (RIGHT: a sentence, DOWN: a column).
+
+    Parameters
+    ----------
+    tokens
+        The tokens, in sentence order.
+    direction
+        RIGHT to write them as a sentence, DOWN to stack them.
+    spacing
+        Gap between neighbouring tokens.
+    font_size
+        Size of every token.
+
+    Examples
+    --------
+    >>> row = TokenRow(["I", "love", "apple"])
+    >>> row.get_token(2).token
+    'apple'
+    """
+
+    def __init__(
+        self,
+        tokens: Sequence[str],
+        direction: np.ndarray = RIGHT,
+        spacing: float = 0.3,
+        font_size: float = 26,
+        color: ManimColor = palette.TEXT,
+        **kwargs,
+    ) -> None:
+        super().__init__(*(TokenLabel(t, font_size=font_size, color=color) for t in tokens), **kwargs)
+        self.tokens = list(tokens)
+        self.arrange(direction, buff=spacing, aligned_edge=DOWN if direction is RIGHT else RIGHT)
+
+    def get_token(self, index: int) -> TokenLabel:
+        """The label of token ``index``."""
+        return self.submobjects[index]
+
+    def highlight(self, index: int, color: ManimColor = palette.HEAT_LOW) -> Animation:
+        """An animation that points at token ``index``."""
+        return Indicate(self.get_token(index), color=color, scale_factor=1.15)

@@ -1,0 +1,115 @@
+"""The component kit: what each component draws, checked against hand-worked expectations."""
+
+import numpy as np
+import pytest
+from manim import DOWN, config
+
+from scenes.kit import (
+    TOKEN_FONT,
+    Heatmap,
+    LabelledMatrix,
+    SoftmaxBars,
+    TokenRow,
+    VectorPlane,
+    palette,
+    shown_indices,
+)
+
+TOKENS = ["I", "love", "apple", "phones"]
+
+
+def test_shown_indices_keeps_first_and_last():
+    assert shown_indices(4, 6) == [0, 1, 2, 3]
+    assert shown_indices(12, 6) == [0, 1, 2, 3, None, 11]
+
+
+def test_token_row_keeps_order_and_font():
+    row = TokenRow(TOKENS)
+    assert [row.get_token(i).token for i in range(4)] == TOKENS
+    assert all(t.font == TOKEN_FONT for t in row)
+    xs = [row.get_token(i).get_center()[0] for i in range(4)]
+    assert xs == sorted(xs)
+    column = TokenRow(TOKENS, direction=DOWN)
+    ys = [column.get_token(i).get_center()[1] for i in range(4)]
+    assert ys == sorted(ys, reverse=True)
+
+
+def test_matrix_entries_are_the_values_in_place():
+    values = np.array([[1.0, -0.5], [0.25, 2.0]])
+    m = LabelledMatrix(values, row_labels=["a", "b"], col_labels=["x", "y"], name="M")
+    assert m.get_entry(1, 0).number == 0.25
+    assert m.places == 2
+    # Row 0 is above row 1, column 0 left of column 1.
+    assert m.get_entry(0, 0).get_center()[1] > m.get_entry(1, 0).get_center()[1]
+    assert m.get_entry(0, 0).get_center()[0] < m.get_entry(0, 1).get_center()[0]
+    assert [c.number for c in m.get_row(0)] == [1.0, -0.5]
+    assert [c.number for c in m.get_column(1)] == [-0.5, 2.0]
+    # The row label of "b" sits left of its row, at its height.
+    label = m.get_row_labels()[1]
+    assert label.get_right()[0] < m.get_entry(1, 0).get_left()[0]
+    assert abs(label.get_center()[1] - m.get_entry(1, 0).get_center()[1]) < 0.05
+
+
+def test_large_matrix_is_abbreviated_and_fits():
+    values = np.arange(96, dtype=float).reshape(12, 8) / 10
+    m = LabelledMatrix(values, row_labels=[f"w{i}" for i in range(12)], max_rows=7, max_cols=5)
+    assert m.shown_rows == [0, 1, 2, 3, 4, None, 11]
+    assert not m.is_shown(6, 0) and m.is_shown(11, 7)
+    with pytest.raises(KeyError):
+        m.get_entry(6, 0)
+    assert len(m.get_entries()) == 6 * 4
+    assert m.width < config.frame_width and m.height < config.frame_height
+
+
+def test_fit_within_never_shrinks_digits_below_legible():
+    m = LabelledMatrix(np.ones((12, 8)), font_size=30).fit_within(1.0, 1.0)
+    assert m.get_entry(0, 0).font_size >= 16 - 1e-6
+
+
+def test_colour_only_matrix_has_no_digits():
+    m = LabelledMatrix(np.array([[0.0, 2.0]]), show_digits=False)
+    weak, strong = m.get_entry(0, 0), m.get_entry(0, 1)
+    assert strong.get_fill_opacity() > weak.get_fill_opacity()
+
+
+def test_row_frame_surrounds_the_row():
+    m = LabelledMatrix(np.ones((3, 3)))
+    frame, row = m.row_frame(1), m.get_row(1)
+    assert frame.get_left()[0] <= row.get_left()[0] and frame.get_right()[0] >= row.get_right()[0]
+    assert frame.get_bottom()[1] <= row.get_bottom()[1] and frame.get_top()[1] >= row.get_top()[1]
+    assert frame.height < 2 * m.cell_height  # one row only
+
+
+def test_heatmap_shades_low_yellow_high_vermillion():
+    w = np.array([[0.1, 0.9], [0.5, 0.5]])
+    h = Heatmap(w, ["a", "b"], caption=True)
+    assert h.get_cell(0, 0).get_fill_color().to_hex().lower() == palette.HEAT_LOW.to_hex().lower()
+    assert h.get_cell(0, 1).get_fill_color().to_hex().lower() == palette.HEAT_HIGH.to_hex().lower()
+    assert [d.number for d in h.get_row_digits(1)] == [0.5, 0.5]
+    assert "rows are queries" in h.get_caption()[0].original_text
+
+
+def test_heatmap_drops_digits_when_cells_are_tiny():
+    h = Heatmap(np.full((12, 12), 1 / 12), [f"t{i}" for i in range(12)], cell=0.3)
+    assert len(h.get_digits()) == 0
+    assert len(h.get_cells()) == 144
+
+
+def test_softmax_bars_heights_are_proportional():
+    bars = SoftmaxBars(np.array([0.5, 0.3, 0.2]), ["a", "b", "c"], total=1.0, height=2.0)
+    heights = [b.height for b in bars.get_bars()]
+    assert np.allclose(heights, [2.0, 1.2, 0.8])
+    # All bars stand on one baseline.
+    assert np.allclose([b.get_bottom()[1] for b in bars.get_bars()], bars.get_bars()[0].get_bottom()[1])
+    assert bars.get_total()[1].number == 1.0
+
+
+def test_vector_plane_adds_tip_to_tail():
+    plane = VectorPlane.fitting(np.array([[1.0, 2.0], [2.0, -1.0], [3.0, 1.0]]))
+    arrows = plane.tip_to_tail(np.array([[1.0, 2.0], [2.0, -1.0]]))
+    assert np.allclose(arrows[0].get_start(), plane.c2p(0, 0))
+    assert np.allclose(arrows[1].get_start(), plane.c2p(1, 2))
+    assert np.allclose(arrows[1].get_end(), plane.c2p(3, 1))
+    # Same unit on both axes: a diagonal stays at 45 degrees.
+    a, b = plane.c2p(0, 0), plane.c2p(1, 1)
+    assert np.isclose(b[0] - a[0], b[1] - a[1])
