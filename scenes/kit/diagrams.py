@@ -22,7 +22,7 @@ from . import palette
 
 
 class LabelBox(VGroup):
-    """A rounded box with a centred label, sized to fit it unless ``width`` is given.
+    """A rounded box around a centred label (text or any mobject), sized to fit unless ``width`` is given.
 
     Examples
     --------
@@ -31,14 +31,14 @@ class LabelBox(VGroup):
 
     def __init__(
         self,
-        label: str,
+        label: str | Mobject,
         color: ManimColor = palette.MUTED,
         width: float | None = None,
         height: float = 0.7,
         font_size: float = 26,
         fill_opacity: float = 0.15,
     ) -> None:
-        self.label = Text(label, font_size=font_size, color=palette.TEXT)
+        self.label = Text(label, font_size=font_size, color=palette.TEXT) if isinstance(label, str) else label
         box_width = width if width is not None else self.label.width + 0.6
         self.box = RoundedRectangle(
             corner_radius=0.12, width=box_width, height=height, color=color, fill_color=color
