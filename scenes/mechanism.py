@@ -2,23 +2,34 @@
 
 from __future__ import annotations
 
+import numpy as np
 from manim import (
     DOWN,
     LEFT,
+    PI,
     RIGHT,
     UP,
     Create,
+    DecimalNumber,
     FadeIn,
+    FadeOut,
+    GrowArrow,
     Indicate,
+    LaggedStart,
     MathTex,
+    ReplacementTransform,
     SurroundingRectangle,
     Text,
+    TransformMatchingTex,
+    ValueTracker,
     VGroup,
     Write,
+    always_redraw,
 )
 
-from scenes.kit import LessonScene, SoftmaxBars, TokenLabel, palette
-from scenes.kit.diagrams import Card
+from scenes.kit import LessonScene, SoftmaxBars, TokenLabel, VectorPlane, notation, palette
+from scenes.kit.diagrams import Card, LabelBox, connect
+from scenes.kit.numbers import fmt
 
 ROLE_COLORS = {"Q": palette.QUERY, "K": palette.KEY, "V": palette.VALUE}
 
@@ -54,9 +65,16 @@ class UnpackFormula(LessonScene):
 
         self.narrate("Think of every word as a user of a small search engine.")
         cards = VGroup(
-            Card("Query  Q", ["What am I looking for?", '"ate" searches for', "[food, edible objects]"], palette.QUERY),
-            Card("Key  K", ["What defines me?", '"apple" tags itself', "[fruit, food, red]"], palette.KEY),
-            Card("Value  V", ["My actual content:", "the vector for the", 'concept "apple"'], palette.VALUE),
+            Card(
+                "Query  Q",
+                ["What am I looking for?", '"ate" searches for', "[food, edible objects]"],
+                palette.QUERY,
+                height=2.4,
+            ),
+            Card("Key  K", ["What defines me?", '"apple" tags itself', "[fruit, food, red]"], palette.KEY, height=2.4),
+            Card(
+                "Value  V", ["My actual content:", "the vector for", 'the concept "apple"'], palette.VALUE, height=2.4
+            ),
         ).arrange(RIGHT, buff=0.3, aligned_edge=UP)
         cards.next_to(formula, DOWN, buff=0.6)
         lines = [
@@ -69,7 +87,7 @@ class UnpackFormula(LessonScene):
             self.play(FadeIn(card, shift=UP * 0.2), Indicate(parts_of(formula, letter), scale_factor=1.3))
             self.wait(2.2)
 
-        takeaway = caption("Match each query against every key; where they match, fetch the value.")
+        takeaway = caption("Match queries against keys; where they match, fetch the values.", font_size=26)
         takeaway.to_edge(DOWN, buff=0.6)
         self.narrate("We score how well each query matches each key; a high score fetches that word's value.")
         self.play(Write(takeaway))
@@ -117,9 +135,76 @@ class LookUpDatabase(LessonScene):
         head = self.values["worked_example"]["heads"][0]
         tokens = self.values["worked_example"]["tokens"]
         heading = caption("Attention: soft match", font_size=30)
-        query = VGroup(caption("query:", color=palette.QUERY), TokenLabel(tokens[0], font_size=28)).arrange(RIGHT)
+        query = VGroup(caption("query:", color=palette.QUERY), TokenLabel(tokens[0], font_size=34)).arrange(RIGHT)
         bars = SoftmaxBars(head["weights"][0], tokens, total=head["weight_sums"][0], height=1.8, bar_width=0.95)
         bars.get_labels().set_color(palette.KEY)
         answer = caption("returns: Σ weight × value", color=palette.VALUE)
         VGroup(heading, query, bars, answer).arrange(DOWN, aligned_edge=LEFT, buff=0.5)
         return VGroup(VGroup(heading, query), bars, answer)
+
+
+class AlignVectors(LessonScene):
+    """Why the dot product: a key turns around a query while their dot product is read live."""
+
+    def construct(self) -> None:
+        title = self.show_title()
+        example = self.values["worked_example"]
+        demo = example["alignment"]
+        reach = 1.15 * max(demo["norm_query"], demo["norm_key"])
+        plane = VectorPlane((-reach, reach, -reach, reach), width=5.6, height=5.6)
+        plane.next_to(title, DOWN, buff=0.3).to_edge(LEFT, buff=1.0)
+        query = plane.polar_arrow(demo["norm_query"], demo["angle_query"], palette.QUERY)
+        angle = ValueTracker(demo["angle_key"])
+        key = always_redraw(lambda: plane.polar_arrow(demo["norm_key"], angle.get_value(), palette.KEY))
+        names = VGroup(
+            self.vector_name("query of", example["tokens"][demo["query_token"]], demo["query"], palette.QUERY),
+            self.vector_name("key of", example["tokens"][demo["key_token"]], demo["key"], palette.KEY),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
+
+        product = MathTex(r"Q \cdot K =", tex_to_color_map={"Q": palette.QUERY, "K": palette.KEY}, font_size=48)
+        reading = DecimalNumber(demo["dot"], num_decimal_places=2, font_size=48, include_sign=False)
+        reading.add_updater(lambda d: d.set_value(self.dot_at(angle.get_value())))
+        readout = VGroup(product, reading).arrange(RIGHT, buff=0.2)
+        panel = VGroup(names, readout).arrange(DOWN, aligned_edge=LEFT, buff=0.6)
+        panel.next_to(plane, RIGHT, buff=0.8).align_to(plane, UP).shift(0.4 * DOWN)
+        reading.next_to(product, RIGHT, buff=0.2)
+
+        self.narrate("A score is the dot product of a query and a key. Here, the worked example's first query and key.")
+        self.play(Create(plane), FadeIn(names))
+        self.play(GrowArrow(query), GrowArrow(key), FadeIn(readout))
+        self.wait(1.5)
+
+        verdict = caption("", font_size=32)
+        for turn, label, line in (
+            (0.0, "aligned: strong match", "Turn the key along the query: the largest score, a strong match."),
+            (PI / 2, "orthogonal: irrelevant", "At a right angle the score is zero: the key is irrelevant."),
+            (PI, "opposite: strong mismatch", "Pointing away, the score is most negative: a strong mismatch."),
+        ):
+            new = caption(label, font_size=32, color=palette.HEAT_LOW).next_to(
+                readout, DOWN, aligned_edge=LEFT, buff=0.5
+            )
+            self.narrate(line)
+            self.play(angle.animate.set_value(demo["angle_query"] + turn), FadeOut(verdict), run_time=2)
+            self.play(FadeIn(new))
+            verdict = new
+            self.wait(1.2)
+
+        rule = MathTex(r"Q \cdot K = |Q|\,|K| \cos\theta", tex_to_color_map={"Q": palette.QUERY, "K": palette.KEY})
+        rule.next_to(verdict, DOWN, aligned_edge=LEFT, buff=0.6)
+        self.narrate("The score measures how parallel the query is to the key.")
+        self.play(angle.animate.set_value(demo["angle_key"]), FadeOut(verdict), run_time=2)
+        self.play(Write(rule))
+        self.wait(2.5)
+
+    def dot_at(self, key_angle: float) -> float:
+        """The dot product shown while the key points at ``key_angle`` (its length unchanged)."""
+        demo = self.values["worked_example"]["alignment"]
+        return demo["norm_query"] * demo["norm_key"] * np.cos(key_angle - demo["angle_query"])
+
+    @staticmethod
+    def vector_name(role: str, token: str, vector: np.ndarray, color) -> VGroup:
+        """'query of "I" = [1.20, 0.60]': the role in its colour, the token in the token font, the numbers."""
+        numbers = caption(f"= [{', '.join(fmt(v) for v in vector)}]", font_size=26, color=color)
+        return VGroup(caption(role, color=color), TokenLabel(f'"{token}"', font_size=28, color=color), numbers).arrange(
+            RIGHT
+        )

@@ -88,18 +88,20 @@ class Card(VGroup):
         heading: str,
         lines: Sequence[str],
         color: ManimColor = palette.TEXT,
-        width: float = 4.0,
-        font_size: float = 24,
+        width: float = 4.2,
+        font_size: float = 22,
+        height: float | None = None,
     ) -> None:
         self.heading = Text(heading, font_size=font_size + 6, color=color, weight="BOLD")
         self.body = VGroup(*(Text(line, font_size=font_size, color=palette.TEXT) for line in lines))
         self.body.arrange(DOWN, aligned_edge=LEFT, buff=0.15)
         content = VGroup(self.heading, self.body).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
-        content.scale_to_fit_width(min(content.width, width - 0.5))
+        if content.width > width - 0.5:
+            content.scale_to_fit_width(width - 0.5)
         self.frame = RoundedRectangle(
-            corner_radius=0.15, width=width, height=content.height + 0.5, color=color
+            corner_radius=0.15, width=width, height=max(content.height + 0.5, height or 0), color=color
         ).set_fill(color, opacity=0.08)
-        content.move_to(self.frame)
+        content.move_to(self.frame).align_to(self.frame, UP).shift(0.25 * DOWN)
         super().__init__(self.frame, content)
 
 
