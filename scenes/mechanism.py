@@ -208,3 +208,60 @@ class AlignVectors(LessonScene):
         return VGroup(caption(role, color=color), TokenLabel(f'"{token}"', font_size=28, color=color), numbers).arrange(
             RIGHT
         )
+
+
+class SeparateRoles(LessonScene):
+    """Why three matrices: one vector per word would make "I" look for "I"; projections give it three roles."""
+
+    def construct(self) -> None:
+        title = self.show_title()
+        problem = VGroup(
+            caption('Without projections, a word is its own query and key: "I" looks for "I".'),
+            MathTex(r"x_i \cdot x_j = x_j \cdot x_i", font_size=40),
+            caption("Scores are symmetric, and each word matches itself best.", color=palette.MUTED),
+        ).arrange(DOWN, buff=0.35)
+        problem.next_to(title, DOWN, buff=0.7)
+        self.narrate('If we scored the word vectors themselves, "I" would mostly look for "I": symmetry is bad here.')
+        self.play(FadeIn(problem[0]))
+        self.play(Write(problem[1]))
+        self.play(FadeIn(problem[2]))
+        self.wait(2)
+
+        word = TokenLabel('"I"', font_size=44)
+        matrices = VGroup(
+            *(LabelBox(MathTex(name, font_size=36), color=color) for name, color in self.projections())
+        ).arrange(DOWN, buff=0.6)
+        cards = VGroup(
+            Card("Query", ["I am a subject", "looking for a verb."], palette.QUERY, width=4.6),
+            Card("Key", ["I am a pronoun", "representing the speaker."], palette.KEY, width=4.6),
+            Card("Value", ['I am the concept of "self"', "to add to the sentence."], palette.VALUE, width=4.6),
+        ).arrange(DOWN, buff=0.25)
+        layout = VGroup(word, matrices, cards).arrange(RIGHT, buff=1.1).next_to(title, DOWN, buff=0.4)
+        for box, card in zip(matrices, cards, strict=True):
+            box.match_y(card)
+        arrows = VGroup(*(connect(word, box) for box in matrices), *(connect(m, c) for m, c in zip(matrices, cards)))
+
+        self.narrate("So we project each word into three roles, with three learned matrices.")
+        self.play(FadeOut(problem), FadeIn(word))
+        for i, line in enumerate(
+            (
+                'As a query, "I" is a subject looking for a verb.',
+                'As a key, "I" is a pronoun that stands for the speaker.',
+                'As a value, "I" is the concept of "self" that gets added to the sentence.',
+            )
+        ):
+            self.narrate(line)
+            self.play(GrowArrow(arrows[i]), FadeIn(matrices[i]))
+            self.play(GrowArrow(arrows[3 + i]), FadeIn(cards[i], shift=RIGHT * 0.2))
+            self.wait(1.5)
+
+        takeaway = caption("The three projections are learned: they decide how words relate.", font_size=26)
+        takeaway.to_edge(DOWN, buff=0.3)
+        self.narrate("These learned matrices separate a word's identity from what it needs and what it offers.")
+        self.play(FadeIn(takeaway))
+        self.wait(2.5)
+
+    @staticmethod
+    def projections() -> tuple[tuple[str, object], ...]:
+        """The three projection matrices' names and role colours."""
+        return (("W_Q", palette.QUERY), ("W_K", palette.KEY), ("W_V", palette.VALUE))
