@@ -27,6 +27,8 @@ MAX_D_MODEL = 8
 MAX_HEADS = 4
 MAX_TOKEN_CHARS = 16
 MAX_ABS_VALUE = 100.0
+# e^700 ≈ 1e304: a larger scaled score would overflow the e^score the scenes show.
+MAX_SCALED_SCORE = 700.0
 
 _MISSING = object()
 
@@ -189,6 +191,15 @@ def _projections(r: _Reader, d_in: int, d_out: int, names: tuple[str, ...]) -> d
     return {n: shape_of(r.path, r.sub(n), r.take(n, matrix), d_in, d_out, why) for n in names}
 
 
+def _scores_fit(path: str, key: str, x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray) -> None:
+    """Refuse inputs whose scaled scores QKᵀ/√d_k are too large for e^score to be computed."""
+    largest = ((x @ w_q) @ (x @ w_k).T).max() / np.sqrt(w_q.shape[1])
+    if largest > MAX_SCALED_SCORE:
+        raise ExampleError(
+            path, key, f"expected scaled scores up to {MAX_SCALED_SCORE:g} so e^score stays finite, got {largest:.3g}"
+        )
+
+
 def _tokens_and_rows(r: _Reader, matrix_key: str) -> tuple[list[str], np.ndarray]:
     words = r.take("tokens", tokens)
     m = r.take(matrix_key, matrix)
@@ -215,6 +226,7 @@ def worked_example(r: _Reader) -> dict:
     for h in heads:
         h.expect("W_q", "W_k", "W_v")
         parsed.append(_projections(h, d_model, d_k, h.keys))
+        _scores_fit(r.path, h.key, x, parsed[-1]["W_q"], parsed[-1]["W_k"])
     w_o = r.take("W_O", matrix, None)
     if w_o is not None:
         shape_of(r.path, r.sub("W_O"), w_o, d_model, d_model, f"d_model × d_model = {d_model}×{d_model}")
@@ -234,6 +246,7 @@ def cat_sat(r: _Reader) -> dict:
             raise ExampleError(r.path, r.sub(n), f"expected at most {MAX_D_MODEL} columns, got {m.shape[1]}")
     if w["W_q"].shape[1] != w["W_k"].shape[1]:
         raise ExampleError(r.path, r.sub("W_k"), f"expected {w['W_q'].shape[1]} columns, like W_q (d_k)")
+    _scores_fit(r.path, r.key, e, w["W_q"], w["W_k"])
     return {"tokens": words, "E": e, **w}
 
 
@@ -293,6 +306,7 @@ def train_station(r: _Reader) -> dict:
     r.expect("tokens", "embeddings", "focus")
     words, e = _tokens_and_rows(r, "embeddings")
     focus = member(r.path, r.sub("focus"), r.take("focus", token), words, "tokens")
+    _scores_fit(r.path, r.sub("embeddings"), e, np.eye(e.shape[1]), np.eye(e.shape[1]))
     return {"tokens": words, "embeddings": e, "focus": focus}
 
 
@@ -319,6 +333,8 @@ def semantic_shift(r: _Reader) -> dict:
         for i, w in enumerate(toks):
             member(r.path, f"{s.sub('tokens')}[{i}]", w, vocabulary, "words of semantic_shift.words")
         focus = member(r.path, s.sub("focus"), s.take("focus", token), toks, "tokens of this sentence")
+        positions = np.array([words[w] for w in toks])
+        _scores_fit(r.path, s.sub("tokens"), positions, np.eye(2), np.eye(2))
         sentences.append({"tokens": toks, "focus": focus})
     return {"words": words, "clusters": clusters, "sentences": sentences}
 

@@ -196,6 +196,18 @@ CASES = [
         "scaling_demo.keys",
         "4 numbers",
     ),
+    (
+        "scores too large for e^score",
+        edited("[1.0, 0.5, 0.2, 0.1]", "[100, 100, 100, 100]"),
+        "worked_example.heads[0]",
+        "e^score stays finite",
+    ),
+    (
+        "word positions too far out",
+        edited("phones = [2.9, 1.3]", "phones = [90, 90]"),
+        "semantic_shift.sentences[0].tokens",
+        "e^score stays finite",
+    ),
     ("section that is not a table", "complexity = 3\n" + without_section("complexity"), "complexity", "a table"),
 ]
 
