@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,6 +23,7 @@ from attention_math import (
 )
 
 E = math.e
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -260,3 +262,13 @@ def test_lesson_values_refuses_an_undeclared_section():
     assert view["cat_sat"]["scores"][2][2] == 4
     with pytest.raises(UndeclaredSectionError, match="TestScene.*worked_example"):
         view["worked_example"]
+
+
+def test_w_o_from_the_example_file(tmp_path):
+    """A W_O written in [worked_example] (above the heads) multiplies the concatenation."""
+    reverse = "W_O = [[0, 0, 0, 1], [0, 0, 1, 0], [0, 1, 0, 0], [1, 0, 0, 0]]"
+    text = (ROOT / "assets/examples/default.toml").read_text().replace("# Head 1", f"{reverse}\n# Head 1", 1)
+    path = tmp_path / "with_w_o.toml"
+    path.write_text(text)
+    we = compute(load_example(path))["worked_example"]
+    np.testing.assert_array_equal(we["output"], we["concat"][:, ::-1])
