@@ -236,10 +236,12 @@ class SeparateRoles(LessonScene):
             Card("Key", ["I am a pronoun", "representing the speaker."], palette.KEY, width=4.6),
             Card("Value", ['I am the concept of "self"', "to add to the sentence."], palette.VALUE, width=4.6),
         ).arrange(DOWN, buff=0.25)
-        layout = VGroup(word, matrices, cards).arrange(RIGHT, buff=1.1).next_to(title, DOWN, buff=0.4)
+        VGroup(word, matrices, cards).arrange(RIGHT, buff=1.1).next_to(title, DOWN, buff=0.4)
         for box, card in zip(matrices, cards, strict=True):
             box.match_y(card)
-        arrows = VGroup(*(connect(word, box) for box in matrices), *(connect(m, c) for m, c in zip(matrices, cards)))
+        arrows = VGroup(
+            *(connect(word, box) for box in matrices), *(connect(m, c) for m, c in zip(matrices, cards, strict=True))
+        )
 
         self.narrate("So we project each word into three roles, with three learned matrices.")
         self.play(FadeOut(problem), FadeIn(word))
@@ -265,3 +267,70 @@ class SeparateRoles(LessonScene):
     def projections() -> tuple[tuple[str, object], ...]:
         """The three projection matrices' names and role colours."""
         return (("W_Q", palette.QUERY), ("W_K", palette.KEY), ("W_V", palette.VALUE))
+
+
+class GeneralizeAttention(LessonScene):
+    """From RNN attention (a context vector over encoder states) to self-attention over the sequence itself."""
+
+    def construct(self) -> None:
+        title = self.show_title()
+        heading = caption("RNN attention: a decoder reads the encoder states", font_size=30).next_to(title, DOWN)
+        states = self.sequence("h")
+        context = LabelBox(MathTex("C(i)", font_size=36), color=palette.HEAT_LOW)
+        decoder = LabelBox(MathTex("s_{i-1}", font_size=36), color=palette.MUTED)
+        VGroup(context, decoder).arrange(RIGHT, buff=1.5)
+        picture = VGroup(VGroup(context, decoder), states).arrange(DOWN, buff=1.3).next_to(heading, DOWN, buff=0.4)
+        context.set_x(states.get_x())
+        weights = self.converge(states, context)
+        query = connect(decoder, context, palette.QUERY)
+        formula = MathTex(
+            r"C(i) = \sum_{j=1}^{T} \alpha_{ij}\, h_j", r",\qquad \alpha_{ij} = \mathrm{softmax}_j\, f(s_{i-1}, h_j)"
+        ).next_to(picture, DOWN, buff=0.5)
+        for mob in (states, decoder, formula):
+            notation(mob)
+
+        self.narrate("Attention began in RNN translators: a context vector C(i) is a weighted sum of encoder states.")
+        self.play(FadeIn(heading), FadeIn(states))
+        self.play(FadeIn(decoder), GrowArrow(query), FadeIn(context), LaggedStart(*map(GrowArrow, weights)))
+        self.play(Write(formula))
+        self.narrate("Its weights are a softmax of scores between the decoder state and each encoder state.")
+        self.wait(3)
+
+        own = self.sequence("x").move_to(states)
+        output = LabelBox(MathTex("A(i)", font_size=36), color=palette.HEAT_LOW).move_to(context)
+        new_heading = caption("Self-attention: the sequence attends to itself", font_size=30).move_to(heading)
+        new_formula = MathTex(
+            r"A(i) = \sum_{j=1}^{T} \alpha_{ij}\, x_j",
+            r",\qquad \alpha_{ij} = \mathrm{softmax}_j\, \frac{x_i \cdot x_j}{\mathrm{const}}",
+        ).move_to(formula)
+        notation(own), notation(new_formula)
+        self.narrate("Self-attention drops the RNN: each x_i scores every x_j of its own sequence by a dot product.")
+        self.play(
+            ReplacementTransform(heading, new_heading),
+            ReplacementTransform(states, own),
+            ReplacementTransform(context, output),
+            FadeOut(VGroup(decoder, query)),
+        )
+        self.play(own[2].animate.highlight(palette.QUERY), TransformMatchingTex(formula, new_formula))
+        self.narrate("The output A(i) is the same weighted sum, now over the sequence's own vectors.")
+        self.wait(3)
+
+        note = caption("+ learned projections:", font_size=26, color=palette.MUTED)
+        final = attention_formula(40)
+        VGroup(note, final).arrange(RIGHT, buff=0.4).next_to(new_formula, DOWN, buff=0.5)
+        self.narrate("Add learned projections for queries, keys and values, and we get the Transformer's formula.")
+        self.play(Write(final), FadeIn(note))
+        self.wait(3)
+
+    @staticmethod
+    def sequence(symbol: str) -> VGroup:
+        """Boxes for the vectors symbol_1, symbol_2, symbol_i, …, symbol_T of a sequence."""
+        labels = [f"{symbol}_1", f"{symbol}_2", f"{symbol}_i", r"\cdots", f"{symbol}_T"]
+        return VGroup(*(LabelBox(MathTex(t, font_size=36), width=1.0) for t in labels)).arrange(RIGHT, buff=0.4)
+
+    @staticmethod
+    def converge(sources: VGroup, target: LabelBox) -> VGroup:
+        """Weight arrows from every vector of the sequence (the ellipsis excepted) into ``target``."""
+        return VGroup(
+            *(connect(box, target, palette.HEAT_LOW) for box in sources if "cdots" not in box.label.tex_string)
+        )
