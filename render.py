@@ -37,6 +37,8 @@ SHARED_SOURCES = ("scenes/kit", "scenes/lesson.py", "attention_math")
 MANIFEST = "manifest.json"
 LOCK = ".render.lock"
 WORK = ".work"  # per-scene media folders and files not yet checked; removed at the end of every run
+CACHE = ".cache"  # TeX and Text SVGs of earlier workers, reused by later ones (manim names them by content)
+SVG_FOLDERS = ("Tex", "texts")
 LOG_TAIL_LINES = 15
 
 
@@ -160,14 +162,8 @@ def probe_video(path: Path, fps: int | None) -> tuple[float, int]:
     Counts the packets of the video stream (every frame of these codecs is one packet) and,
     when ``fps`` is given, requires about ``duration * fps`` of them.
     """
-    info = ffprobe(
-        path,
-        "-count_packets",
-        "-select_streams",
-        "v:0",
-        "-show_entries",
-        "stream=nb_read_packets,duration:format=duration",
-    )
+    entries = "stream=nb_read_packets,duration:format=duration"
+    info = ffprobe(path, "-count_packets", "-select_streams", "v:0", "-show_entries", entries)
     if not info.get("streams"):
         raise CheckError(f"{path.name} has no video stream")
     stream = info["streams"][0]
@@ -263,23 +259,12 @@ def is_current(record: dict | None, fp: str, output: Path) -> bool:
 
 
 def manim_command(job: Job, args: argparse.Namespace, media: Path) -> list[str]:
-    command = [
-        sys.executable,
-        "-m",
-        "manim",
-        "render",
-        QUALITIES[args.quality][0],
-        "--disable_caching",
-        "--progress_bar",
-        "none",
-        "--media_dir",
-        str(media),
-        "--format",
-        args.format,
-    ]
-    if args.transparent:
-        command.append("--transparent")
-    return [*command, job.entry.file, job.entry.cls]
+    """The plain manim command, with its own media folder; encoding overlaps drawing (two encoders)."""
+    quality = QUALITIES[args.quality][0]
+    options = f"{quality} --disable_caching --progress_bar none --max-inflight-encoders 2 --format {args.format}"
+    transparent = ["--transparent"] if args.transparent else []
+    return [sys.executable, "-m", "manim", "render", *options.split(), *transparent, "--media_dir", str(media),
+            job.entry.file, job.entry.cls]  # fmt: skip
 
 
 def start(job: Job, args: argparse.Namespace, output: Path, example: Path) -> None:
@@ -290,7 +275,9 @@ def start(job: Job, args: argparse.Namespace, output: Path, example: Path) -> No
         **os.environ,
         "ATTENTION_EXAMPLE": str(example),
         "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
+        "COLUMNS": "160",  # manim's log lines, unwrapped
     }
+    seed_media(work / "media", output / CACHE)
     job.log = open(work / "manim.log", "w")  # noqa: SIM115 -- closed in finish()
     job.started = time.monotonic()
     job.process = subprocess.Popen(
@@ -314,6 +301,7 @@ def finish(job: Job, args: argparse.Namespace, output: Path) -> None:
             raise CheckError(f"manim exited with status {job.process.returncode}")
         job.record.update(place_outputs(job, args, output))
         job.record["status"] = "rendered"
+        collect_svgs(work / "media", output / CACHE)
     except CheckError as error:
         logs = output / "logs"
         logs.mkdir(exist_ok=True)
@@ -328,6 +316,22 @@ def finish(job: Job, args: argparse.Namespace, output: Path) -> None:
             log_tail=log.strip().splitlines()[-LOG_TAIL_LINES:],
         )
     shutil.rmtree(work, ignore_errors=True)
+
+
+def seed_media(media: Path, pool: Path) -> None:
+    """Give a worker its own copy of the SVGs compiled so far (no TeX run for those)."""
+    for folder in SVG_FOLDERS:
+        if (pool / folder).is_dir():
+            shutil.copytree(pool / folder, media / folder)
+
+
+def collect_svgs(media: Path, pool: Path) -> None:
+    """Add the SVGs a successful worker compiled to the pool; only this process writes it."""
+    for folder in SVG_FOLDERS:
+        (pool / folder).mkdir(parents=True, exist_ok=True)
+        for svg in (media / folder).glob("*.svg"):
+            if not svg.stem.endswith("_") and not (pool / folder / svg.name).exists():
+                os.replace(svg, pool / folder / svg.name)
 
 
 def place_outputs(job: Job, args: argparse.Namespace, output: Path) -> dict:
@@ -577,7 +581,7 @@ def chapters(clips: list[dict]) -> list[dict]:
 def concatenate(clips: list[dict], output: Path, target: Path) -> None:
     """ffmpeg concat (no re-encoding) with one chapter marker per scene."""
     listing = target.with_name("clips.txt")
-    listing.write_text("".join(f"file '{output / c['file']}'\n" for c in clips), encoding="utf-8")
+    listing.write_text("".join(f"file {_concat_quote(output / c['file'])}\n" for c in clips), encoding="utf-8")
     metadata = target.with_name("chapters.txt")
     lines = [";FFMETADATA1", "title=Self-attention, animated"]
     for mark in chapters(clips):
@@ -589,35 +593,18 @@ def concatenate(clips: list[dict], output: Path, target: Path) -> None:
             f"title={_ffmetadata_escape(mark['title'])}",
         ]
     metadata.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    inputs = ["-f", "concat", "-safe", "0", "-i", str(listing), "-i", str(metadata)]
+    mapping = ["-map", "0", "-map_metadata", "1", "-map_chapters", "1", "-c", "copy"]
     result = subprocess.run(
-        [
-            "ffmpeg",
-            "-v",
-            "error",
-            "-y",
-            "-f",
-            "concat",
-            "-safe",
-            "0",
-            "-i",
-            str(listing),
-            "-i",
-            str(metadata),
-            "-map",
-            "0",
-            "-map_metadata",
-            "1",
-            "-map_chapters",
-            "1",
-            "-c",
-            "copy",
-            str(target),
-        ],
-        capture_output=True,
-        text=True,
+        ["ffmpeg", "-v", "error", "-y", *inputs, *mapping, str(target)], capture_output=True, text=True
     )
     if result.returncode:
         raise CheckError(f"ffmpeg could not join the lesson: {result.stderr.strip()[-300:]}")
+
+
+def _concat_quote(path: Path) -> str:
+    """A path quoted for ffmpeg's concat list (single quotes; a quote inside becomes '\\'')."""
+    return "'" + str(path).replace("'", "'\\''") + "'"
 
 
 def _ffmetadata_escape(text: str) -> str:
@@ -649,7 +636,7 @@ def summarize(jobs: list[Job], lesson: dict | None) -> int:
     counts = {s: sum(j.record["status"] == s for j in jobs) for s in ("rendered", "skipped", "failed")}
     print(", ".join(f"{n} {s}" for s, n in counts.items()), flush=True)
     if lesson:
-        missing = f" (missing: {', '.join(lesson['missing'])})" if lesson["missing"] else ""
+        missing = f" ({len(lesson['missing'])} scenes not rendered yet)" if lesson["missing"] else ""
         print(f"{lesson['file']}: {len(lesson['scenes'])} scenes, {lesson['duration']:.1f} s{missing}")
     for job in jobs:
         if job.record["status"] == "failed":

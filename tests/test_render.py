@@ -1,7 +1,7 @@
 """render.py through its command line: real manim workers, real ffprobe, in a copy of the repository.
 
 The copy's lesson is three tiny scenes written here (two that render in about a second at
-low quality, one that raises), so every path of the contract runs in well under a minute.
+low quality, one that reads a section it did not declare), so every path of the contract runs in well under a minute.
 """
 
 from __future__ import annotations
@@ -42,15 +42,16 @@ class ShowScaling(LessonScene):
         self.wait(1)
 
 
-class BreakOnPurpose(LessonScene):
+class ReadUndeclared(LessonScene):
     def construct(self):
-        raise RuntimeError("this scene breaks on purpose")
+        self.add(DecimalNumber(self.values["complexity"]["bytes_per_weight"]))  # not in its depends_on
+        self.wait(1)
 '''
 TINY_LESSON = """
 LESSON[:] = [
     Entry("width", "Tiny", "Model width", "scenes/tiny.py", "ShowModelWidth", ("worked_example",)),
     Entry("scaling", "Tiny", "Scaling", "scenes/tiny.py", "ShowScaling", ("scaling_demo",)),
-    Entry("broken", "Tiny", "Broken", "scenes/tiny.py", "BreakOnPurpose", ()),
+    Entry("broken", "Tiny", "Broken", "scenes/tiny.py", "ReadUndeclared", ()),
 ]
 """
 GOOD = ["--scenes", "width", "scaling"]
@@ -187,11 +188,11 @@ def test_editing_one_value_renders_only_the_scene_that_reads_it(repo, rendered):
 def test_failing_scene_exits_1_names_it_with_its_log_and_the_others_render(repo):
     result = render(repo, "--jobs", "2", output="out-fail")
     assert result.returncode == 1
-    assert "FAILED broken (scenes/tiny.py::BreakOnPurpose)" in result.stderr
-    assert "this scene breaks on purpose" in result.stderr
+    assert "FAILED broken (scenes/tiny.py::ReadUndeclared)" in result.stderr
+    assert "UndeclaredSectionError" in result.stderr  # the log tail names the cause
     assert statuses(repo, "out-fail") == {"width": "rendered", "scaling": "rendered", "broken": "failed"}
     failed = manifest(repo, "out-fail")["scenes"][2]
-    assert "this scene breaks on purpose" in (repo / "out-fail" / failed["log"]).read_text()
+    assert "reads example section 'complexity'" in (repo / "out-fail" / failed["log"]).read_text()
     assert manifest(repo, "out-fail")["lesson"]["missing"] == ["broken"]
 
 
@@ -250,7 +251,7 @@ def test_ctrl_c_keeps_finished_scenes_and_the_next_run_resumes(repo):
     _, stderr = run.communicate(timeout=30)
     assert run.returncode == 130, stderr
     names = {p.name for p in out.iterdir()}
-    assert names == {"01-width.mp4", "01-width.png", "01-width.srt", ".render.lock", "manifest.json"}
+    assert names == {"01-width.mp4", "01-width.png", "01-width.srt", "manifest.json", ".render.lock", ".cache"}
     result = render(repo, *GOOD, output="out-int")
     assert result.returncode == 0, result.stderr
     assert statuses(repo, "out-int") == {"width": "skipped", "scaling": "rendered"}
