@@ -48,7 +48,7 @@ CASES = [
     ("unknown key in a head", edited(HEAD_1_W_Q, HEAD_1_W_Q + "\nW_x = 1"), "worked_example.heads[0].W_x", "W_"),
     (
         "key under the wrong header",
-        edited("# W_O = [[1, 0", "W_O = [[1, 0, 0, 0]]\n# [[1, 0"),
+        edited("# --- Handwritten notes", "W_O = [[1, 0, 0, 0]]\n# --- Handwritten notes"),
         "worked_example.heads[1].W_O",
         "belongs to [worked_example]",
     ),
@@ -113,7 +113,7 @@ CASES = [
     ("W_O of the wrong shape", before_heads("W_O = [[1, 0]]"), "worked_example.W_O", "4×4"),
     (
         "d_model not divisible by heads",
-        edited("# Optional output", ONE_COLUMN_HEAD + "# Optional output"),
+        edited("# --- Handwritten notes", ONE_COLUMN_HEAD + "# --- Handwritten notes"),
         "worked_example.heads",
         "divisible",
     ),
@@ -131,7 +131,7 @@ CASES = [
     ),
     (
         "too many heads",
-        edited("# Optional output", "[[worked_example.heads]]\n" * 3 + "# Optional output"),
+        edited("# --- Handwritten notes", "[[worked_example.heads]]\n" * 3 + "# --- Handwritten notes"),
         "worked_example.heads",
         "1 to 4",
     ),
