@@ -28,7 +28,7 @@ from manim import (
 )
 
 from scenes.kit import LessonScene, SoftmaxBars, TokenLabel, VectorPlane, notation, palette
-from scenes.kit.diagrams import Card, LabelBox, connect
+from scenes.kit.diagrams import Card, LabelBox, ShapeBlock, connect
 from scenes.kit.numbers import fmt
 
 ROLE_COLORS = {"Q": palette.QUERY, "K": palette.KEY, "V": palette.VALUE}
@@ -334,3 +334,71 @@ class GeneralizeAttention(LessonScene):
         return VGroup(
             *(connect(box, target, palette.HEAT_LOW) for box in sources if "cdots" not in box.label.tex_string)
         )
+
+
+class TrackShapes(LessonScene):
+    """Shape tracking with the worked example's sizes: projections, QKᵀ, the output, and a batch."""
+
+    def construct(self) -> None:
+        title = self.show_title()
+        we = self.values["worked_example"]
+        T, d_model, d_k, d_v = we["T"], we["d_model"], we["d_k"], we["d_v"]
+        sizes = MathTex(rf"T = {T} \text{{ tokens}},\quad d_{{model}} = {d_model},\quad d_k = {d_k},\quad d_v = {d_v}")
+        sizes.scale(0.8).next_to(title, DOWN, buff=0.3)
+        self.narrate("Let us follow the shapes, with the worked example's sizes.")
+        self.play(FadeIn(sizes))
+
+        products = (
+            (
+                r"Q = X W^{Q}",
+                r"(T \times d_{model})(d_{model} \times d_k) \to T \times d_k",
+                ShapeBlock(T, d_model, "X", palette.TEXT),
+                ShapeBlock(d_model, d_k, "W^Q", palette.QUERY),
+                ShapeBlock(T, d_k, "Q", palette.QUERY),
+                "Projecting: T by d model times d model by d k gives T by d k. Keys and values alike.",
+            ),
+            (
+                r"Q K^{T}",
+                r"(T \times d_k)(d_k \times T) \to T \times T",
+                ShapeBlock(T, d_k, "Q", palette.QUERY),
+                ShapeBlock(d_k, T, "K^T", palette.KEY),
+                ShapeBlock(T, T, "QK^T", palette.HEAT_LOW),
+                "Queries times keys transposed: one score for every pair of tokens, T by T.",
+            ),
+            (
+                r"\mathrm{softmax}(\cdot)\, V",
+                r"(T \times T)(T \times d_v) \to T \times d_v",
+                ShapeBlock(T, T, "A", palette.HEAT_LOW),
+                ShapeBlock(T, d_v, "V", palette.VALUE),
+                ShapeBlock(T, d_v, "Z", palette.TEXT),
+                "The weights times the values: one output row of size d v per token.",
+            ),
+        )
+        rows = VGroup(*(self.product_row(*p[:5]) for p in products)).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
+        rows.next_to(sizes, DOWN, buff=0.3)
+        for row, (*_, line) in zip(rows, products, strict=True):
+            self.narrate(line)
+            self.play(Write(row[0]))
+            self.play(LaggedStart(*(FadeIn(part) for part in row[1]), lag_ratio=0.4), run_time=1.5)
+            self.wait(1.8)
+
+        batch = MathTex(r"\text{a batch of } N \text{ sequences: } N \times T \times d_v", font_size=36)
+        batch_sizes = MathTex(rf"= N \times {T} \times {d_v}", font_size=36, color=palette.MUTED)
+        VGroup(batch, batch_sizes).arrange(RIGHT).to_edge(DOWN, buff=0.3)
+        self.narrate("For a batch of N sentences, the output is N by T by d v.")
+        self.play(Write(batch), FadeIn(batch_sizes))
+        self.wait(3)
+
+    @staticmethod
+    def product_row(name: str, shapes: str, left: ShapeBlock, right: ShapeBlock, result: ShapeBlock) -> VGroup:
+        """The product's formula and shape rule on the left, its blocks (left · right → result) on the right."""
+        formula = VGroup(
+            MathTex(name, font_size=36, tex_to_color_map=ROLE_COLORS),
+            MathTex(shapes, font_size=30, color=palette.MUTED),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+        formula.set_width(min(formula.width, 6.0))
+        blocks = VGroup(left, MathTex(r"\cdot"), right, MathTex(r"\to"), result).arrange(RIGHT, buff=0.3)
+        for block in (left, right, result):
+            block.cells.align_to(left.cells, UP)
+        blocks.next_to(formula, RIGHT, buff=0.6).set_x(3.6)
+        return VGroup(formula, blocks)

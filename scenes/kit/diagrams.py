@@ -12,8 +12,10 @@ from manim import (
     Arrow,
     CurvedArrow,
     ManimColor,
+    MathTex,
     Mobject,
     RoundedRectangle,
+    Square,
     Text,
     VGroup,
 )
@@ -127,3 +129,27 @@ def arc_between(start: Mobject, end: Mobject, color: ManimColor, height: float =
     a, b = start.get_top() + height * UP, end.get_top() + height * UP
     angle = TAU / 4 if a[0] > b[0] else -TAU / 4
     return CurvedArrow(a, b, angle=angle, color=color, stroke_width=4, tip_length=0.18)
+
+
+class ShapeBlock(VGroup):
+    """A matrix drawn as its grid of cells (no numbers), named inside and sized ``rows × cols`` below.
+
+    Examples
+    --------
+    >>> ShapeBlock(4, 2, "Q", palette.QUERY).cells.height
+    0.88
+    """
+
+    def __init__(self, rows: int, cols: int, name: str, color: ManimColor, unit: float = 0.22) -> None:
+        self.cells = VGroup(
+            *(
+                Square(unit, stroke_color=color, stroke_width=1.5)
+                .set_fill(color, opacity=0.25)
+                .move_to([c * unit, -r * unit, 0])
+                for r in range(rows)
+                for c in range(cols)
+            )
+        )
+        self.name = MathTex(name, font_size=30, color=palette.TEXT).next_to(self.cells, UP, buff=0.1)
+        self.size = MathTex(rf"{rows} \times {cols}", font_size=28, color=color).next_to(self.cells, DOWN, buff=0.1)
+        super().__init__(self.cells, self.name, self.size)
