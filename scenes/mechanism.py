@@ -232,11 +232,17 @@ class SeparateRoles(LessonScene):
             *(LabelBox(MathTex(name, font_size=36), color=color) for name, color in self.projections())
         ).arrange(DOWN, buff=0.6)
         cards = VGroup(
-            Card("Query", ["I am a subject", "looking for a verb."], palette.QUERY, width=4.6),
-            Card("Key", ["I am a pronoun", "representing the speaker."], palette.KEY, width=4.6),
-            Card("Value", ['I am the concept of "self"', "to add to the sentence."], palette.VALUE, width=4.6),
-        ).arrange(DOWN, buff=0.25)
-        VGroup(word, matrices, cards).arrange(RIGHT, buff=1.1).next_to(title, DOWN, buff=0.4)
+            Card("Query", ["I am a subject", "looking for a verb."], palette.QUERY, width=4.6, font_size=20),
+            Card("Key", ["I am a pronoun", "representing the speaker."], palette.KEY, width=4.6, font_size=20),
+            Card(
+                "Value",
+                ['I am the concept of "self"', "to add to the sentence."],
+                palette.VALUE,
+                width=4.6,
+                font_size=20,
+            ),
+        ).arrange(DOWN, buff=0.15)
+        VGroup(word, matrices, cards).arrange(RIGHT, buff=1.1).next_to(title, DOWN, buff=0.25)
         for box, card in zip(matrices, cards, strict=True):
             box.match_y(card)
         arrows = VGroup(
@@ -274,7 +280,9 @@ class GeneralizeAttention(LessonScene):
 
     def construct(self) -> None:
         title = self.show_title()
-        heading = caption("RNN attention: a decoder reads the encoder states", font_size=30).next_to(title, DOWN)
+        heading = caption("RNN attention: a decoder reads the encoder states", font_size=30).next_to(
+            title, DOWN, buff=0.3
+        )
         states = self.sequence("h")
         context = LabelBox(MathTex("C(i)", font_size=36), color=palette.HEAT_LOW)
         decoder = LabelBox(MathTex("s_{i-1}", font_size=36), color=palette.MUTED)
