@@ -23,7 +23,7 @@ from manim import (
 
 from . import palette
 from .base import notation
-from .tokens import TokenLabel
+from .tokens import TokenLabel, stagger
 
 MIN_FONT_SIZE = 16
 NUMBER_SCALE = 1.25  # TeX digits look smaller than Pango text of the same font size
@@ -91,11 +91,8 @@ class SoftmaxBars(VGroup):
             number = DecimalNumber(v, num_decimal_places=places, font_size=font * NUMBER_SCALE, color=palette.TEXT)
             self.numbers.add(number.next_to(bar, UP, buff=0.08))
             self.labels.add(TokenLabel(label, font_size=font))
-        upright = all(token.width <= step * 0.95 for token in self.labels)
-        for bar, token in zip(self.bars, self.labels, strict=True):
-            if not upright:
-                token.rotate(np.pi / 2)
-            token.next_to(bar, DOWN, buff=0.12).align_to(self.baseline, UP).shift(0.12 * DOWN)
+        xs = [bar.get_x() for bar in self.bars]
+        stagger(self.labels, xs, self.baseline.get_y() - 0.12, step, direction=DOWN)
         self.total = VGroup()
         if total is not None:
             equals = notation(TokenLabel("sum =", font_size=font + 2, color=palette.MUTED))
@@ -121,4 +118,3 @@ class SoftmaxBars(VGroup):
         """An animation growing the bars from the baseline, then their numbers."""
         grow = (GrowFromEdge(bar, DOWN) for bar in self.bars)
         return LaggedStart(*grow, *(FadeIn(n, shift=0.1 * UP) for n in self.numbers), lag_ratio=0.08, **kwargs)
-

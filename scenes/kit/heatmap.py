@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from manim import DOWN, LEFT, UP, Animation, DecimalNumber, FadeIn, LaggedStart, Square, Text, VGroup
+from manim import DOWN, LEFT, Animation, DecimalNumber, FadeIn, LaggedStart, Square, Text, VGroup
 
 from . import palette
-from .tokens import TOKEN_FONT, TokenLabel
+from .tokens import TOKEN_FONT, TokenLabel, stagger
 
 MIN_FONT_SIZE = 16
 CONVENTION = "rows are queries · softmax runs along each row"
@@ -79,11 +79,8 @@ class Heatmap(VGroup):
         self.col_labels = VGroup()
         for t in col_labels if col_labels is not None else row_labels:
             self.col_labels.add(TokenLabel(t, font_size=font, color=palette.MUTED))
-        upright = all(label.width <= cell * 0.95 for label in self.col_labels)
-        for j, label in enumerate(self.col_labels):
-            if not upright:
-                label.rotate(np.pi / 2)
-            label.next_to(self.get_cell(0, j), UP, buff=0.12)
+        xs = [self.get_cell(0, j).get_x() for j in range(cols)]
+        stagger(self.col_labels, xs, self.cells.get_top()[1] + 0.12, cell)
         self.caption = VGroup()
         if caption:
             text = Text(CONVENTION, font=TOKEN_FONT, font_size=20, color=palette.MUTED)

@@ -28,7 +28,7 @@ from manim import (
 from . import palette
 from .base import notation
 from .numbers import places_for
-from .tokens import TOKEN_FONT, TokenLabel
+from .tokens import TOKEN_FONT, TokenLabel, stagger
 
 MIN_FONT_SIZE = 16  # smallest legible text at 480p
 
@@ -198,11 +198,8 @@ class LabelledMatrix(VGroup):
         for j in self.shown_cols:
             text = "⋯" if j is None else labels[j]
             group.add(TokenLabel(text, font_size=max(MIN_FONT_SIZE, self.label_size() * 0.85), color=palette.MUTED))
-        upright = all(label.width <= self.cell_width * 0.95 for label in group)
-        for c, label in enumerate(group):
-            if not upright:
-                label.rotate(np.pi / 2)
-            label.move_to(self._cell_center(0, c)).align_to(np.array([0, top, 0]), DOWN)
+        xs = [self._cell_center(0, c)[0] for c in range(len(self.shown_cols))]
+        stagger(group, xs, top, self.cell_width)
         return group
 
     def label_size(self) -> float:

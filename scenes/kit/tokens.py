@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from manim import DOWN, RIGHT, Animation, Indicate, ManimColor, Text, VGroup
+from manim import DOWN, RIGHT, UP, Animation, Indicate, ManimColor, Mobject, Text, VGroup
 
 from . import palette
 
@@ -68,3 +68,20 @@ class TokenRow(VGroup):
     def highlight(self, index: int, color: ManimColor = palette.HEAT_LOW) -> Animation:
         """An animation that points at token ``index``."""
         return Indicate(self.get_token(index), color=color, scale_factor=1.15)
+
+
+def stagger(labels: Sequence[Mobject], xs: Sequence[float], y: float, pitch: float, direction: np.ndarray = UP) -> None:
+    """Centre each label over its x, on as many levels as needed so neighbours never overlap.
+
+    Labels wider than ``pitch`` (the distance between two x's) alternate between
+    levels instead of shrinking or rotating, so every token stays upright and legible.
+    ``y`` is the edge nearest the data; levels grow in ``direction`` (UP or DOWN).
+    """
+    widest = max((m.width for m in labels), default=0.0)
+    levels = max(1, int(np.ceil((widest + 0.08) / max(pitch, 1e-6))))
+    step = max((m.height for m in labels), default=0.0) + 0.06
+    edge = -direction
+    for j, (mob, x) in enumerate(zip(labels, xs, strict=True)):
+        anchor = np.array([x, y, 0.0]) + direction * step * (j % levels)
+        mob.move_to(anchor, aligned_edge=edge)
+        mob.set_x(x)

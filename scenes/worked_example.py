@@ -1,0 +1,656 @@
+"""The worked example, steps 1–8: "I love apple phones" from embeddings to multi-head output.
+
+Every number comes from ``attention_math`` (section ``worked_example``); the scenes lay
+themselves out for 2 to 12 tokens, d_model up to 8 and 1 to 4 heads.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    AnimationGroup,
+    Arc,
+    Brace,
+    ChangeDecimalToValue,
+    Create,
+    DecimalNumber,
+    FadeIn,
+    FadeOut,
+    GrowArrow,
+    Indicate,
+    LaggedStart,
+    MathTex,
+    ReplacementTransform,
+    Rotate,
+    Square,
+    Text,
+    Transform,
+    VGroup,
+    Write,
+)
+
+from scenes.kit import (
+    TOKEN_FONT,
+    Heatmap,
+    LabelledMatrix,
+    LessonScene,
+    SoftmaxBars,
+    TokenRow,
+    VectorPlane,
+    notation,
+    palette,
+)
+from scenes.kit.numbers import fmt, places_for
+
+MAX_ROWS = 8  # rows drawn before a matrix abbreviates with an ellipsis
+MAX_COLS = 5
+
+
+def matrix_font(rows: int) -> float:
+    """Digit size for a matrix of ``rows`` rows: smaller for long sentences."""
+    return 30 if rows <= 5 else 24
+
+
+def caption(text: str, size: float = 24, color=palette.MUTED) -> Text:
+    """A line of explanation (no example values in it)."""
+    return notation(Text(text, font=TOKEN_FONT, font_size=size, color=color))
+
+
+def label(text: str, size: float = 24, color=palette.TEXT) -> Text:
+    """A line that shows computed numbers (audited)."""
+    return Text(text, font=TOKEN_FONT, font_size=size, color=color)
+
+
+def product_line(a: np.ndarray, b: np.ndarray, places_a: int, places_b: int, size: float = 22) -> VGroup:
+    """The products a_k × b_k of one entry, written "a₁×b₁ + a₂×b₂ + …", one Text per term."""
+    terms = [label(f"{fmt(x, places_a)}×{fmt(y, places_b)}", size) for x, y in zip(a, b, strict=True)]
+    parts = []
+    for i, term in enumerate(terms):
+        if i:
+            parts.append(caption("+", size, palette.TEXT))
+        parts.append(term)
+    line = VGroup(*parts).arrange(RIGHT, buff=0.12)
+    line.terms = terms
+    return line
+
+
+def fit_width(mob, width: float):
+    """Scale ``mob`` down (never up) to ``width``."""
+    return mob.scale_to_fit_width(width) if mob.width > width else mob
+
+
+class ShowEmbeddings(LessonScene):
+    """Step 1: each token becomes a row of X, d_model numbers long."""
+
+    def construct(self) -> None:
+        we = self.values["worked_example"]
+        tokens, x = we["tokens"], we["X"]
+        self.show_title()
+        self.narrate("We start from a sentence. Each token is looked up as a vector of numbers: its embedding.")
+        sentence = TokenRow(tokens, font_size=36).move_to(UP * 1.5)
+        sentence = fit_width(sentence, 12)
+        self.play(LaggedStart(*(FadeIn(t, shift=DOWN * 0.2) for t in sentence), lag_ratio=0.2))
+        self.wait(0.5)
+        matrix = LabelledMatrix(
+            x, row_labels=tokens, name="X", font_size=matrix_font(len(tokens)), max_rows=MAX_ROWS, max_cols=8
+        )
+        matrix.move_to(DOWN * 0.4)
+        self.narrate("Stacked one row per token, the embeddings form the input matrix X.")
+        self.play(
+            ReplacementTransform(sentence, matrix.get_row_labels()),
+            FadeIn(matrix.get_brackets()),
+            FadeIn(matrix.get_name()),
+            FadeIn(matrix.ellipses),
+        )
+        self.play(matrix.fill_in(run_time=1.5))
+        brace = Brace(matrix.cells, DOWN, color=palette.MUTED)
+        width = MathTex(rf"d_{{\text{{model}}}} = {we['d_model']}", font_size=34).next_to(brace, DOWN, buff=0.1)
+        self.narrate(f"Every row has d_model = {we['d_model']} numbers: the width of the model.")
+        self.play(FadeIn(brace), Write(width))
+        frame = matrix.row_frame(0)
+        self.narrate(f"Row by row, X holds one vector per token: here the row of '{tokens[0]}'.")
+        self.play(Create(frame))
+        self.wait(1.5)
+
+
+class ConfigureModel(LessonScene):
+    """Step 2: d_model and h are chosen; d_k = d_model / h is derived."""
+
+    def construct(self) -> None:
+        we = self.values["worked_example"]
+        d_model, h, d_k = we["d_model"], we["h"], we["d_k"]
+        self.show_title()
+        lines = VGroup(
+            MathTex(rf"d_{{\text{{model}}}} = {d_model}", font_size=44),
+            MathTex(rf"h = {h}", font_size=44),
+            MathTex(rf"d_k = \frac{{d_{{\text{{model}}}}}}{{h}} = \frac{{{d_model}}}{{{h}}} = {d_k}", font_size=44),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.45)
+        notes = VGroup(
+            caption("the size of each token's vector"),
+            caption("attention heads, running in parallel"),
+            caption("the size of each head's query, key and value"),
+        )
+        for line, note in zip(lines, notes, strict=True):
+            note.next_to(lines, RIGHT, buff=0.6).match_y(line)
+        VGroup(lines, notes).move_to(UP * 0.7)
+        narration = (
+            f"The model has width d_model = {d_model}.",
+            f"It runs h = {h} attention heads side by side.",
+            f"Each head works in d_k = d_model / h = {d_k} dimensions.",
+        )
+        for line, note, text in zip(lines, notes, narration, strict=True):
+            self.narrate(text)
+            self.play(Write(line), FadeIn(note), run_time=1.2)
+            self.wait(0.5)
+        self.narrate("The model's width is split evenly: each head gets its own d_k slice.")
+        self.play(LaggedStart(*map(FadeIn, self.split_bar(d_model, h, d_k)), lag_ratio=0.15))
+        self.wait(2)
+
+    def split_bar(self, d_model: int, h: int, d_k: int) -> list[VGroup]:
+        """d_model squares, grouped into h heads of d_k, each head labelled."""
+        side = min(0.6, 9 / d_model)
+        squares = VGroup(*(Square(side, stroke_color=palette.TEXT, stroke_width=2) for _ in range(d_model)))
+        squares.arrange(RIGHT, buff=0).move_to(DOWN * 2.1)
+        groups = []
+        for head in range(h):
+            cells = VGroup(*squares[head * d_k : (head + 1) * d_k])
+            shade = palette.QUERY if head % 2 == 0 else palette.KEY
+            cells.set_fill(shade, opacity=0.35)
+            name = notation(Text(f"head {head + 1}", font=TOKEN_FONT, font_size=20, color=shade))
+            groups.append(VGroup(cells, name.next_to(cells, DOWN, buff=0.15)))
+        return groups
+
+
+class IntroduceProjections(LessonScene):
+    """Step 3: head 1's learned W_q, W_k, W_v, each d_model × d_k, and what each is for."""
+
+    def construct(self) -> None:
+        we = self.values["worked_example"]
+        head = we["heads"][0]
+        self.show_title()
+        self.narrate("Head 1 owns three learned matrices. Each turns a token's vector into a shorter one.")
+        font = matrix_font(we["d_model"])
+        mats = VGroup(
+            *(
+                LabelledMatrix(head[key], name=key, color=palette.ROLE[role], font_size=font, max_cols=MAX_COLS)
+                for key, role in (("W_q", "Q"), ("W_k", "K"), ("W_v", "V"))
+            )
+        )
+        roles = ("query:\nwhat am I looking for?", "key:\nwhat do I offer?", "value:\nwhat do I pass on?")
+        notes = VGroup(*(caption(text, 22, mat.color_role) for text, mat in zip(roles, mats, strict=True)))
+        columns = VGroup(*(VGroup(m, n.next_to(m, DOWN, buff=0.35)) for m, n in zip(mats, notes, strict=True)))
+        fit_width(columns.arrange(RIGHT, buff=0.8, aligned_edge=UP), 12.5).move_to(UP * 0.3)
+        shape = MathTex(rf"{we['d_model']} \times {we['d_k']}", font_size=34, color=palette.MUTED).next_to(
+            notes, DOWN, buff=0.35
+        )
+        say = (
+            "W_q makes queries: what each token is looking for.",
+            "W_k makes keys: what each token offers to be found by.",
+            "W_v makes values: what each token passes on when it is chosen.",
+        )
+        for mat, note, text in zip(mats, notes, say, strict=True):
+            self.narrate(text)
+            self.play(FadeIn(mat.get_frame()), mat.fill_in(run_time=1), FadeIn(note))
+            self.wait(0.6)
+        self.narrate(
+            f"Each is d_model × d_k = {we['d_model']} × {we['d_k']}: {we['d_model']} numbers in, {we['d_k']} out."
+        )
+        self.play(Write(shape))
+        self.wait(2)
+
+
+class MultiplyQueries(LessonScene):
+    """Step 4: Q = X·W_q entry by entry (products and running sum), then K and V faster."""
+
+    def construct(self) -> None:
+        we = self.values["worked_example"]
+        head, tokens, x = we["heads"][0], we["tokens"], we["X"]
+        self.show_title()
+        self.narrate("Queries come from a matrix product: Q = X · W_q.")
+        parts = self.product_layout(x, head["W_q"], head["Q"], tokens, "Q")
+        x_mat, w_mat, q_mat = parts[0], parts[2], parts[4]
+        self.play(FadeIn(VGroup(*parts[:4])), FadeIn(q_mat.get_frame()))
+        self.multiply_first_row(x_mat, w_mat, q_mat, head, "Q")
+        self.narrate("Every other row works the same way: one token's row times each column.")
+        self.fill_rows(x_mat, q_mat, skip_first=True, run_time=0.6)
+        self.wait(0.8)
+        for role, key in (("K", "W_k"), ("V", "W_v")):
+            self.narrate(
+                "Keys and values are made the same way, with W_k and W_v."
+                if role == "K"
+                else "And V = X · W_v: the values each token will hand on."
+            )
+            new = self.product_layout(x, head[key], head[role], tokens, role)
+            self.play(
+                *(ReplacementTransform(old, fresh) for old, fresh in zip(parts[1:4], new[1:4], strict=True)),
+                FadeOut(parts[4]),
+                FadeIn(new[4].get_frame()),
+            )
+            parts = [parts[0], *new[1:]]
+            self.fill_rows(x_mat, parts[4], skip_first=False, run_time=0.35)
+        self.wait(1.5)
+
+    def product_layout(self, x, w, result, tokens, role: str) -> list:
+        """X · W = R laid out across the top of the frame."""
+        font = matrix_font(max(len(tokens), w.shape[0]))
+        x_mat = LabelledMatrix(x, row_labels=tokens, name="X", font_size=font, max_rows=MAX_ROWS, max_cols=MAX_COLS)
+        w_mat = LabelledMatrix(
+            w, name=f"W_{role.lower()}", color=palette.ROLE[role], font_size=font, max_rows=MAX_ROWS, max_cols=MAX_COLS
+        )
+        r_mat = LabelledMatrix(
+            result, name=role, color=palette.ROLE[role], font_size=font, max_rows=MAX_ROWS, max_cols=MAX_COLS
+        )
+        dot, equals = MathTex(r"\cdot", font_size=48), MathTex("=", font_size=48)
+        row = [x_mat, dot, w_mat, equals, r_mat]
+        group = VGroup(*row).arrange(RIGHT, buff=0.35)
+        for mob in (dot, equals):
+            mob.match_y(x_mat.cells)
+        fit_width(group, 13).next_to(UP * 3.0, DOWN, buff=0.2)
+        return row
+
+    def multiply_first_row(self, x_mat, w_mat, q_mat, head, role: str) -> None:
+        """Row 1 in full: row and column framed, products written, the running sum counting up."""
+        x, w = x_mat.values, w_mat.values
+        terms, partial = head[f"{role}_terms"], head[f"{role}_partial_sums"]
+        row_frame = x_mat.row_frame(0)
+        col_frame = w_mat.column_frame(0, palette.ROLE[role])
+        self.play(Create(row_frame), Create(col_frame))
+        self.narrate("Entry (1, 1): multiply the first row of X with the first column of W_q, term by term, and add.")
+        shown_cols = [j for j in q_mat.shown_cols if j is not None]
+        for n, j in enumerate(shown_cols):
+            line = product_line(x[0], w[:, j], places_for(x), places_for(w))
+            fit_width(line, 12.5).to_edge(DOWN, buff=0.9)
+            running = DecimalNumber(0, num_decimal_places=q_mat.places, font_size=34, color=palette.ROLE[role])
+            running.next_to(line, DOWN, buff=0.2)
+            if n:
+                self.play(Transform(col_frame, w_mat.column_frame(j, palette.ROLE[role])), FadeIn(line), run_time=0.5)
+                self.add(running)
+                self.play(ChangeDecimalToValue(running, partial[0, j, -1]), run_time=0.6)
+            else:
+                self.play(FadeIn(line))
+                self.add(running)
+                self.count_up(line, running, partial[0, j], terms[0, j])
+            self.play(ReplacementTransform(running, q_mat.get_entry(0, j)), FadeOut(line), run_time=0.6)
+        self.play(FadeOut(col_frame), FadeOut(row_frame))
+
+    def count_up(self, line: VGroup, running: DecimalNumber, partial: np.ndarray, terms: np.ndarray) -> None:
+        """Light each product in turn while the running sum adds it."""
+        self.narrate("Each product adds to the running sum; the last sum is the entry.")
+        for term, value in zip(line.terms, partial, strict=True):
+            self.play(Indicate(term, color=palette.HEAT_LOW), ChangeDecimalToValue(running, value), run_time=0.7)
+
+    def fill_rows(self, x_mat, r_mat, skip_first: bool, run_time: float) -> None:
+        """A frame slides down X while each shown row of the result appears."""
+        rows = [i for i in r_mat.shown_rows if i is not None][1 if skip_first else 0 :]
+        frame = x_mat.row_frame(rows[0]) if rows else None
+        if frame is None:
+            return
+        self.play(Create(frame), run_time=0.3)
+        for i in rows:
+            self.play(
+                frame.animate.move_to(x_mat.row_frame(i)),
+                LaggedStart(*(FadeIn(c) for c in r_mat.get_row(i)), lag_ratio=0.2),
+                run_time=run_time,
+            )
+        self.play(FadeOut(frame), run_time=0.3)
+
+
+class AlignDotProducts(LessonScene):
+    """Step 5: q·k as alignment, a query swept past a key, then the QKᵀ score grid cell by cell."""
+
+    def construct(self) -> None:
+        we = self.values["worked_example"]
+        head, tokens = we["heads"][0], we["tokens"]
+        self.show_title()
+        plane = VectorPlane(self.extent(head), width=5.2, height=4.6).to_corner(LEFT + DOWN, buff=0.5)
+        note = caption("each key drawn at its true\nangle to the query", 20)
+        fit_width(note, plane.width).next_to(plane, UP, buff=0.15)
+        query = plane.polar_arrow(head["query_norms"][0], 0.0, palette.QUERY)
+        q_name = TokenRow([f"q: {tokens[0]}"], font_size=24, color=palette.QUERY).next_to(query.get_end(), DOWN)
+        self.narrate(f"A score asks: how well does the query of '{tokens[0]}' line up with each key?")
+        self.play(Create(plane), FadeIn(note), GrowArrow(query), FadeIn(q_name))
+        keys = VGroup(
+            *(
+                plane.polar_arrow(head["key_norms"][j], head["qk_angles"][0, j], palette.KEY).set_opacity(0.45)
+                for j in range(len(tokens))
+            )
+        )
+        self.play(LaggedStart(*map(GrowArrow, keys), lag_ratio=0.15))
+        readout = self.readout(head, 0).next_to(plane, RIGHT, buff=0.8).align_to(plane, UP)
+        best = int(np.argmax(head["scores"][0]))
+        self.narrate(f"The dot product q·k is largest for the key pointing most the same way: '{tokens[best]}'.")
+        self.play(FadeIn(readout))
+        for j in range(len(tokens)):
+            self.show_pair(keys, readout, head, j, tokens)
+        self.sweep(plane, query, keys[best], readout, head, best)
+        self.fill_scores(head, tokens, VGroup(plane, note, query, q_name, keys, readout))
+
+    def extent(self, head) -> tuple[float, float, float, float]:
+        """Room for every key around the query, and for the query turned fully around."""
+        reach = max(head["query_norms"][0], head["key_norms"].max()) * 1.15
+        return (-reach, reach, -reach, reach)
+
+    def readout(self, head, j: int) -> VGroup:
+        """ "q·k = " with the score of key ``j`` as a DecimalNumber."""
+        lhs = MathTex(r"q \cdot k =", font_size=40)
+        value = DecimalNumber(head["scores"][0, j], num_decimal_places=2, font_size=40)
+        return VGroup(lhs, value.next_to(lhs, RIGHT, buff=0.2))
+
+    def show_pair(self, keys: VGroup, readout: VGroup, head, j: int, tokens: list[str]) -> None:
+        """Light key ``j`` and show its score, written out as its products."""
+        terms = head["score_terms"][0, j]
+        line = label(" + ".join(fmt(t) for t in terms), 22).next_to(readout, DOWN, buff=0.3)
+        fit_width(line, 5.5)
+        name = TokenRow([f"k: {tokens[j]}"], font_size=22, color=palette.KEY).next_to(line, DOWN, buff=0.2)
+        self.play(
+            keys[j].animate.set_opacity(1),
+            ChangeDecimalToValue(readout[1], head["scores"][0, j]),
+            FadeIn(line),
+            FadeIn(name),
+            run_time=0.7,
+        )
+        self.wait(0.4)
+        self.play(keys[j].animate.set_opacity(0.45), FadeOut(line), FadeOut(name), run_time=0.4)
+
+    def sweep(self, plane, query, key, readout, head, best: int) -> None:
+        """Turn a copy of the query onto the key, then square to it, then against it."""
+        ghost = query.copy().set_opacity(0.9)
+        key.set_opacity(1)
+        start = head["qk_angles"][0, best]
+        stops = (
+            (start, head["aligned_dots"][0, best], "aligned: the largest score"),
+            (start + np.pi / 2, head["orthogonal_dot"], "orthogonal: zero"),
+            (start + np.pi, head["opposite_dots"][0, best], "opposite: the most negative"),
+        )
+        self.narrate("Turn the query: aligned gives the largest score, at right angles zero, opposite negative.")
+        self.add(ghost)
+        angle, name = 0.0, None
+        for target, value, text in stops:
+            fresh = caption(text, 24, palette.TEXT).next_to(readout, DOWN, buff=0.9).align_to(readout, LEFT)
+            arc = Arc(radius=0.6, start_angle=0, angle=target, arc_center=plane.c2p(0, 0), color=palette.MUTED)
+            self.play(
+                Rotate(ghost, target - angle, about_point=plane.c2p(0, 0)),
+                ChangeDecimalToValue(readout[1], value),
+                FadeIn(fresh),
+                FadeOut(name) if name else FadeIn(arc),
+                run_time=1.2,
+            )
+            self.remove(arc)
+            self.wait(0.6)
+            angle, name = target, fresh
+        self.play(FadeOut(ghost), FadeOut(name), key.animate.set_opacity(0.45))
+
+    def fill_scores(self, head, tokens: list[str], old: VGroup) -> None:
+        """The QKᵀ grid: row 1 cell by cell, then the other rows."""
+        self.narrate("Every query meets every key: the scores fill the grid QKᵀ, one row per query.")
+        grid = LabelledMatrix(
+            head["scores"],
+            row_labels=tokens,
+            col_labels=tokens,
+            name=r"QK^{\top}",
+            font_size=matrix_font(len(tokens)),
+            max_rows=MAX_ROWS,
+            max_cols=MAX_ROWS,
+        )
+        fit_width(grid, 12).move_to(DOWN * 0.3)
+        self.play(FadeOut(old), FadeIn(grid.get_frame()))
+        pair = notation(MathTex(r"q_i \cdot k_j", font_size=30, color=palette.MUTED))
+        for i in (i for i in grid.shown_rows if i is not None):
+            cells = grid.get_row(i)
+            if i == 0:
+                for cell in cells:
+                    self.play(FadeIn(cell, scale=1.4), pair.animate.next_to(cell, DOWN, buff=0.05), run_time=0.35)
+                self.remove(pair)
+            else:
+                self.play(LaggedStart(*(FadeIn(c) for c in cells), lag_ratio=0.15), run_time=0.5)
+        self.narrate("Rows are queries, columns are keys: row i says how much token i cares about each token.")
+        self.wait(2)
+
+
+class NormalizeScores(LessonScene):
+    """Steps 6–7: scores ÷ √d_k, exponentials, bars normalized to sum 1, landing in the heatmap."""
+
+    def construct(self) -> None:
+        we = self.values["worked_example"]
+        head, tokens = we["heads"][0], we["tokens"]
+        self.show_title()
+        font = 24 if len(tokens) <= 5 else 20
+        scores = self.grid(head["scores"], tokens, r"QK^{\top}", font)
+        self.play(FadeIn(scores))
+        scale = MathTex(
+            rf"\div \sqrt{{d_k}} = \div \sqrt{{{head['d_k']}}} = \div {fmt(head['sqrt_d_k'])}", font_size=34
+        ).next_to(scores, DOWN, buff=0.3)
+        self.narrate(f"First divide every score by √d_k = {fmt(head['sqrt_d_k'])}, so scores stay in a gentle range.")
+        self.play(Write(scale))
+        scaled = self.grid(head["scaled_scores"], tokens, r"QK^{\top} / \sqrt{d_k}", font)
+        self.play(ReplacementTransform(scores, scaled), run_time=1.2)
+        self.play(FadeOut(scale))
+        heatmap = self.heatmap(head, tokens).to_edge(RIGHT, buff=0.5).shift(UP * 0.3)
+        self.play(FadeIn(heatmap.get_labels()), FadeIn(heatmap.get_caption()))
+        row_frame = scaled.row_frame(0)
+        self.narrate(f"Softmax, one row at a time. Take the row of '{tokens[0]}'.")
+        self.play(Create(row_frame))
+        bars = self.softmax_row(head, tokens, 0, scaled)
+        self.narrate("The bars land in the first row of the weights: yellow is little attention, vermillion most.")
+        self.play(ReplacementTransform(bars.get_bars(), heatmap.get_row(0)), FadeOut(bars), run_time=1.2)
+        self.play(FadeIn(heatmap.get_row_digits(0)))
+        self.narrate("Every other row goes through the same softmax.")
+        for i in range(1, len(tokens)):
+            target = scaled.row_frame(i) if scaled.is_shown(i, 0) else row_frame
+            self.play(row_frame.animate.move_to(target), heatmap.fill_row(i), run_time=0.45)
+        self.play(FadeOut(row_frame))
+        self.wait(2)
+
+    def grid(self, values, tokens, name: str, font: float) -> LabelledMatrix:
+        m = LabelledMatrix(values, row_labels=tokens, name=name, font_size=font, max_rows=MAX_ROWS, max_cols=6)
+        return m.to_corner(LEFT + UP, buff=0.4).shift(DOWN * 0.7)
+
+    def heatmap(self, head, tokens) -> Heatmap:
+        cell = min(0.75, 4.6 / len(tokens))
+        return Heatmap(head["weights"], tokens, cell=cell, caption=True)
+
+    def softmax_row(self, head, tokens, i: int, scaled: LabelledMatrix) -> SoftmaxBars:
+        """Exponentials as bars (their sum shown), then the same bars divided by that sum."""
+        width = min(0.7, 6.0 / len(tokens) * 0.75)
+        place = scaled.get_bottom() + DOWN * 0.6
+        exp = SoftmaxBars(head["exp_scores"][i], tokens, total=head["exp_sums"][i], height=1.6, bar_width=width)
+        exp.next_to(place, DOWN, buff=0).align_to(scaled, LEFT)
+        fit_width(exp, 6.8)
+        self.narrate("Raise e to each scaled score: every result is positive. Then add them up.")
+        self.play(exp.grow(run_time=1.4))
+        self.play(FadeIn(exp.get_total()))
+        self.wait(0.6)
+        norm = SoftmaxBars(
+            head["weights"][i],
+            tokens,
+            total=head["weight_sums"][i],
+            height=1.6,
+            bar_width=width,
+            max_value=head["exp_scores"][i].max() / head["exp_sums"][i],
+        )
+        norm.move_to(exp, aligned_edge=DOWN + LEFT)
+        fit_width(norm, exp.width)
+        self.narrate("Divide each by the sum: the bars now add up to exactly 1. These are the attention weights.")
+        self.play(ReplacementTransform(exp, norm), run_time=1.5)
+        self.wait(1)
+        return norm
+
+
+class SumValues(LessonScene):
+    """Step 8: one token's output = its weights times the value vectors, added tip to tail."""
+
+    def construct(self) -> None:
+        we = self.values["worked_example"]
+        head, tokens = we["heads"][0], we["tokens"]
+        self.show_title()
+        i = 0
+        self.narrate(f"The output of '{tokens[i]}' mixes every value vector, each scaled by its attention weight.")
+        weighted = LabelledMatrix(
+            head["weighted_values"][i],
+            row_labels=[f"{w} × V {t}" for w, t in zip(map(fmt, head["weights"][i]), tokens, strict=True)],
+            color=palette.VALUE,
+            font_size=matrix_font(len(tokens)),
+            max_rows=MAX_ROWS,
+            max_cols=MAX_COLS,
+        )
+        weighted.to_corner(LEFT + UP, buff=0.5).shift(DOWN * 0.8)
+        self.play(FadeIn(weighted.get_frame()))
+        plane = self.plane(head, i) if head["d_k"] == 2 else None
+        sums = head["output_partial_sums"][i]
+        total = LabelledMatrix(
+            sums[:1], name=r"\text{running sum}", color=palette.TEXT, font_size=28, max_cols=MAX_COLS
+        )
+        total.next_to(weighted, DOWN, buff=0.6).align_to(weighted.cells, LEFT)
+        self.play(FadeIn(total.get_frame()), FadeIn(total.cells))
+        arrows = plane.tip_to_tail(head["weighted_values"][i]) if plane else VGroup()
+        shown = [j for j in weighted.shown_rows if j is not None]
+        current = total.cells
+        for j in range(len(tokens)):
+            fresh = self.row_cells(total, sums[j])
+            anims = [ReplacementTransform(current, fresh)]
+            current = fresh
+            if j in shown:
+                anims.append(LaggedStart(*(FadeIn(c) for c in weighted.get_row(j)), lag_ratio=0.2))
+            if plane:
+                anims.append(GrowArrow(arrows[j]))
+            self.play(*anims, run_time=0.9 if j < 3 else 0.4)
+        self.narrate(f"The last running sum is the output of '{tokens[i]}': a blend, pulled toward heavy weights.")
+        if plane:
+            out = plane.arrow(head["output"][i], palette.TEXT)
+            self.play(GrowArrow(out))
+        self.play(Indicate(current, color=palette.HEAT_LOW))
+        self.wait(1)
+        self.show_all_outputs(head, tokens, VGroup(weighted, total.get_frame(), current, plane or VGroup(), arrows))
+
+    def plane(self, head, i: int) -> VectorPlane:
+        """The value vectors, faint, on a plane that also holds the tip-to-tail path."""
+        pts = np.vstack([head["V"], head["output_partial_sums"][i]])
+        plane = VectorPlane.fitting(pts, width=5.0, height=4.8).to_edge(RIGHT, buff=0.5).shift(DOWN * 0.4)
+        faint = VGroup(*(plane.arrow(v, palette.VALUE).set_opacity(0.3) for v in head["V"]))
+        note = caption("faint: value vectors V", 20, palette.VALUE).next_to(plane, UP, buff=0.1)
+        self.play(Create(plane), FadeIn(faint), FadeIn(note))
+        return plane
+
+    def row_cells(self, total: LabelledMatrix, values: np.ndarray) -> VGroup:
+        """Fresh digits for the running-sum row, in the place of the current ones."""
+        cells = VGroup()
+        for j, cell in zip((j for j in total.shown_cols if j is not None), total.cells, strict=True):
+            fresh = DecimalNumber(values[j], num_decimal_places=total.places, font_size=cell.font_size)
+            cells.add(fresh.set_color(palette.TEXT).move_to(cell))
+        return cells
+
+    def show_all_outputs(self, head, tokens, old: VGroup) -> None:
+        """Every token's output, one row each: the head's output matrix."""
+        self.narrate("Every token does the same. Together the rows form this head's output.")
+        out = LabelledMatrix(
+            head["output"],
+            row_labels=tokens,
+            name=r"\text{head 1 output}",
+            font_size=matrix_font(len(tokens)),
+            max_rows=MAX_ROWS,
+            max_cols=MAX_COLS,
+        )
+        notation(out.get_name())
+        out.move_to(DOWN * 0.3)
+        self.play(FadeOut(old), FadeIn(out.get_frame()))
+        self.play(out.fill_in(run_time=1.5))
+        self.wait(2)
+
+
+class CombineHeads(LessonScene):
+    """Steps 9–10: every other head the same way, the heads side by side, concatenated (· W_O)."""
+
+    def construct(self) -> None:
+        we = self.values["worked_example"]
+        tokens, heads = we["tokens"], we["heads"]
+        self.show_title()
+        formula = MathTex(r"\text{head} = \mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}\right) V", font_size=38)
+        notation(formula.to_edge(UP, buff=1.2))
+        self.narrate("The other heads run the same steps with their own W_q, W_k and W_v.")
+        self.play(Write(formula))
+        outputs = self.head_outputs(heads, tokens)
+        for n in range(1, len(heads)):
+            self.quick_head(heads[n], tokens, n)
+        self.narrate("Side by side, each head has its own output: one row per token, d_k columns each.")
+        self.play(LaggedStart(*(FadeIn(o) for o in outputs), lag_ratio=0.3))
+        self.wait(1)
+        concat = self.concat_matrix(we, tokens).move_to(VGroup(*outputs))
+        self.narrate(f"Concatenating the heads gives back d_model = {we['d_model']} numbers per token.")
+        self.play(*(FadeOut(o.get_name()) for o in outputs))
+        self.play(self.join(outputs, concat, we["d_k"]), run_time=1.5)
+        if we["W_O"] is not None:
+            self.project(we, tokens, concat, formula)
+        self.wait(2)
+
+    def head_outputs(self, heads, tokens) -> list[LabelledMatrix]:
+        """Each head's output matrix, named, side by side."""
+        font = matrix_font(len(tokens))
+        outs = [
+            LabelledMatrix(
+                h["output"],
+                row_labels=tokens if n == 0 else None,
+                name=rf"\text{{head {n + 1}}}",
+                color=palette.QUERY if n % 2 == 0 else palette.KEY,
+                font_size=font,
+                max_rows=MAX_ROWS,
+                max_cols=4,
+            )
+            for n, h in enumerate(heads)
+        ]
+        for out in outs:
+            notation(out.get_name())
+        group = VGroup(*outs).arrange(RIGHT, buff=0.5, aligned_edge=DOWN)
+        fit_width(group, 12).move_to(DOWN * 0.6)
+        return outs
+
+    def quick_head(self, head, tokens, n: int) -> None:
+        """A glimpse of head ``n``: its weights heatmap, briefly."""
+        cell = min(0.6, 4.4 / len(tokens))
+        weights = Heatmap(head["weights"], tokens, cell=cell).move_to(DOWN * 0.7)
+        name = notation(Text(f"head {n + 1}: attention weights", font=TOKEN_FONT, font_size=24))
+        name.next_to(weights, UP, buff=0.2)
+        self.narrate(f"Head {n + 1} weighs the tokens differently: it noticed other relationships.")
+        self.play(FadeIn(weights), FadeIn(name), run_time=0.8)
+        self.wait(1.2)
+        self.play(FadeOut(weights), FadeOut(name), run_time=0.5)
+
+    def join(self, outputs: list[LabelledMatrix], concat: LabelledMatrix, d_k: int) -> AnimationGroup:
+        """Each head's entries slide into their columns of the concatenation."""
+        moves, landed = [], set()
+        for n, out in enumerate(outputs):
+            for (i, c), cell in out.entries.items():
+                if concat.is_shown(i, n * d_k + c):
+                    moves.append(ReplacementTransform(cell, concat.get_entry(i, n * d_k + c)))
+                    landed.add((i, n * d_k + c))
+                else:
+                    moves.append(FadeOut(cell))
+        rest = [FadeIn(cell) for key, cell in concat.entries.items() if key not in landed]
+        frames = [FadeOut(VGroup(o.brackets, o.row_labels, o.ellipses)) for o in outputs]
+        return AnimationGroup(*moves, *rest, *frames, FadeIn(concat.get_frame()))
+
+    def concat_matrix(self, we, tokens) -> LabelledMatrix:
+        return LabelledMatrix(
+            we["concat"],
+            row_labels=tokens,
+            name=r"\text{concat}",
+            font_size=matrix_font(len(tokens)),
+            max_rows=MAX_ROWS,
+            max_cols=8,
+        )
+
+    def project(self, we, tokens, concat: LabelledMatrix, formula) -> None:
+        """Multiply the concatenation by W_O: the layer's output."""
+        self.narrate("Finally the output projection W_O mixes the heads into the layer's output.")
+        out = LabelledMatrix(
+            we["output"],
+            row_labels=tokens,
+            name=r"\text{concat} \cdot W_O",
+            font_size=matrix_font(len(tokens)),
+            max_rows=MAX_ROWS,
+            max_cols=8,
+        ).move_to(concat)
+        self.play(ReplacementTransform(concat, out), run_time=1.2)
