@@ -11,17 +11,30 @@ from manim import (
     FadeIn,
     FadeOut,
     GrowArrow,
+    GrowFromEdge,
     Indicate,
     LaggedStart,
+    Rectangle,
     SurroundingRectangle,
     Text,
     VGroup,
     Write,
 )
 
-from scenes.kit import palette
-from scenes.kit.base import LessonScene
-from scenes.kit.diagrams import LabelBox, Sentence, arc_between, stack
+from scenes.kit import LessonScene, TokenRow, palette
+from scenes.kit.diagrams import LabelBox, Sentence, arc_between, connect, stack
+from scenes.kit.numbers import fmt, fmt_int
+
+COLUMN_SPAN = 12.0  # width over which a sentence's tokens are spread, one column each
+
+
+def spread(tokens: TokenRow, y: float) -> TokenRow:
+    """Put the tokens in evenly spaced columns at height ``y`` (so boxes and bars can sit under them)."""
+    step = COLUMN_SPAN / max(len(tokens) - 1, 1)
+    for i, token in enumerate(tokens):
+        token.move_to([-COLUMN_SPAN / 2 + i * step, y, 0])
+    return tokens
+
 
 TRANSFORMER_LAYER = ("Multi-head self-attention", "Add & Norm", "Feed-forward", "Add & Norm")
 
@@ -83,12 +96,16 @@ class ResolveAmbiguity(LessonScene):
             self.play(LaggedStart(*(Create(arc) for arc in sentence[1]), FadeIn(sentence[2]), lag_ratio=0.5))
         self.wait(1.5)
 
-        check = self.read_in_context(
-            ["he", "cashed", "the", "check", "at", "the", "bank"],
-            reader=3,
-            helpers=[1, 6],
-            meaning="money, not chess",
-        ).next_to(title, DOWN, buff=1.4).set_x(0)
+        check = (
+            self.read_in_context(
+                ["he", "cashed", "the", "check", "at", "the", "bank"],
+                reader=3,
+                helpers=[1, 6],
+                meaning="money, not chess",
+            )
+            .next_to(title, DOWN, buff=1.4)
+            .set_x(0)
+        )
         self.narrate('The same with "check": "cashed" and "bank" make it a cheque, not a chess move.')
         self.play(FadeOut(VGroup(word, money, water)))
         self.play(FadeIn(check[0]))
@@ -113,3 +130,50 @@ class ResolveAmbiguity(LessonScene):
         arcs = VGroup(*(arc_between(sentence.words[reader], sentence.words[i], palette.KEY) for i in helpers))
         label = Text(f"→ {meaning}", font_size=28, color=palette.QUERY).next_to(sentence, RIGHT, buff=0.4)
         return VGroup(sentence, arcs, label)
+
+
+class FadeRecurrentSignal(LessonScene):
+    """An RNN reads the sentence step by step while the signal of "keys" fades before "are"."""
+
+    def construct(self) -> None:
+        self.show_title()
+        rnn = self.values["rnn_decay"]
+        tokens = spread(TokenRow(rnn["tokens"], font_size=30), 2.3)
+        source, target = tokens[rnn["source"]], tokens[rnn["target"]]
+        source.set_color(palette.HEAT_HIGH)
+        cells = VGroup(*(LabelBox("h", width=0.9, height=0.6).next_to(t, DOWN, buff=0.35) for t in tokens))
+        links = VGroup(*(connect(a, b) for a, b in zip(cells, cells[1:], strict=False)))
+        self.narrate("A recurrent network reads a sentence one word at a time, passing a memory along.")
+        self.play(FadeIn(tokens), FadeIn(cells))
+
+        baseline_y, full = -2.4, 2.4
+        bars, numbers = VGroup(), VGroup()
+        for i, strength in enumerate(rnn["signal"]):
+            animations = [cells[i].animate.highlight(palette.MUTED, 0.3)]
+            if i:
+                animations.append(GrowArrow(links[i - 1]))
+            if i >= rnn["source"]:
+                bar = Rectangle(width=0.7, height=max(full * strength, 0.01), stroke_width=0)
+                bar.set_fill(palette.heat(strength), opacity=0.9).move_to([tokens[i].get_x(), baseline_y, 0], DOWN)
+                number = Text(fmt(strength), font_size=24, color=palette.TEXT).next_to(bar, UP, buff=0.1)
+                bars.add(bar), numbers.add(number)
+                animations += [GrowFromEdge(bar, DOWN), FadeIn(number)]
+            if i == rnn["source"]:
+                self.narrate('It reads "keys", the subject. Each step keeps only part of its signal.')
+            self.play(*animations, run_time=0.8)
+
+        rate = Text(
+            f"each step keeps × {fmt(rnn['retention'])} of the signal", font_size=26, color=palette.MUTED
+        ).to_edge(DOWN, buff=0.2)
+        self.play(FadeIn(rate))
+        frame = SurroundingRectangle(VGroup(target, numbers[-1]), color=palette.HEAT_LOW, buff=0.12)
+        self.narrate(
+            f'By "are", {fmt_int(rnn["steps"])} steps later, only {fmt(rnn["signal_at_target"])} of it is left.'
+        )
+        self.play(Create(frame))
+        self.wait(2)
+        lesson = Text("Sequential models forget: information decays over time steps.", font_size=28)
+        lesson.move_to(rate)
+        self.narrate("Sequential models struggle with long-range dependencies: information decays over steps.")
+        self.play(FadeOut(rate), FadeIn(lesson))
+        self.wait(3)
