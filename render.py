@@ -176,12 +176,15 @@ def probe_video(path: Path, fps: int | None) -> tuple[float, int]:
     return duration, frames
 
 
-def write_thumbnail(video: Path, png: Path) -> None:
-    """The last frame of ``video`` as a PNG (decodes only the last second)."""
-    for seek in (["-sseof", "-1"], []):
-        subprocess.run(
-            ["ffmpeg", "-v", "error", "-y", *seek, "-i", str(video), "-update", "1", str(png)], capture_output=True
-        )
+def write_thumbnail(video: Path, png: Path, fps: int | None) -> None:
+    """The last frame of ``video`` as a PNG.
+
+    Seeks to one and a half frames before the end, so ffmpeg writes only the last frame or two.
+    """
+    near_end = ["-sseof", f"-{1.5 / fps:.4f}"] if fps else []
+    for seek in (near_end, []):
+        command = ["ffmpeg", "-v", "error", "-y", *seek, "-i", str(video), "-update", "1", str(png)]
+        subprocess.run(command, capture_output=True)
         if png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n":
             return
     raise CheckError(f"no last frame could be decoded from {video.name}")
@@ -347,7 +350,7 @@ def place_outputs(job: Job, args: argparse.Namespace, output: Path) -> dict:
     fps = QUALITIES[args.quality][1] if video.suffix != ".gif" else None
     duration, frames = probe_video(video, fps)
     thumbnail = video.with_suffix(".png")
-    write_thumbnail(video, thumbnail)
+    write_thumbnail(video, thumbnail, fps)
     moves = {"file": (video, f"{job.stem}{video.suffix}"), "thumbnail": (thumbnail, f"{job.stem}.png")}
     if video.with_suffix(".srt").is_file():
         moves["subtitles"] = (video.with_suffix(".srt"), f"{job.stem}.srt")

@@ -1,0 +1,136 @@
+"""Benchmark: plain manim one scene after another against render.py, in one run, as a Markdown table.
+
+``make bench`` runs it on every scene of the lesson that exists; ``--scenes`` picks a subset.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from attention_math.example import DEFAULT_EXAMPLE  # noqa: E402
+from scenes.lesson import LESSON, Entry  # noqa: E402
+
+QUALITY_FLAGS = {"low": "-ql", "medium": "-qm", "high": "-qh", "4k": "-qk"}
+EDITED_SECTION = "worked_example"
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--scenes", nargs="+", metavar="ID", help="scene ids or glob patterns (default: all that exist)"
+    )
+    parser.add_argument("--quality", choices=QUALITY_FLAGS, default="high", help="default: high, as render.py")
+    parser.add_argument("--jobs", type=int, default=2, help="render.py --jobs (default: 2)")
+    return parser.parse_args()
+
+
+def existing(entry: Entry) -> bool:
+    path = ROOT / entry.file
+    return path.is_file() and f"class {entry.cls}(" in path.read_text(encoding="utf-8")
+
+
+def chosen(patterns: list[str] | None) -> list[Entry]:
+    if not patterns:
+        return [e for e in LESSON if existing(e)]
+    return [e for e in LESSON if any(fnmatch.fnmatchcase(e.id, p) for p in patterns)]
+
+
+def timed(command: list[str], env: dict | None = None) -> float:
+    """Run ``command`` from the repository root; its wall-clock seconds (stops the benchmark if it fails)."""
+    started = time.perf_counter()
+    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    if result.returncode:
+        sys.exit(f"benchmark stopped: {' '.join(command)} exited {result.returncode}\n{result.stderr[-2000:]}")
+    return seconds
+
+
+def plain_manim(scenes: list[Entry], quality: str, media: Path, cache: bool) -> float:
+    """The plain manim command, one scene after another, into one media folder (what a user types)."""
+    caching = [] if cache else ["--disable_caching"]
+    flags = [QUALITY_FLAGS[quality], *caching, "--progress_bar", "none", "--media_dir", str(media)]
+    return sum(timed([sys.executable, "-m", "manim", "render", *flags, e.file, e.cls]) for e in scenes)
+
+
+def render_py(scenes: list[Entry], args: argparse.Namespace, output: Path, *extra: str) -> float:
+    ids = [e.id for e in scenes]
+    common = ["--quality", args.quality, "--jobs", str(args.jobs), "--output", str(output), "--scenes", *ids]
+    return timed([sys.executable, "render.py", *common, *extra])
+
+
+def edit_one_value(source: Path, target: Path) -> str:
+    """Copy the example file with the first number of ``worked_example.X`` changed; return what changed."""
+    text = source.read_text(encoding="utf-8")
+    section = text.index(f"[{EDITED_SECTION}]")
+    match = re.compile(r"X = \[\s*\[(-?[0-9.]+)").search(text, section)
+    old = match.group(1)
+    new = f"{float(old) + 0.5:g}"
+    target.write_text(text[: match.start(1)] + new + text[match.end(1) :], encoding="utf-8")
+    return f"{EDITED_SECTION}.X[0][0]: {old} → {new}"
+
+
+def statuses(output: Path) -> dict[str, str]:
+    manifest = json.loads((output / "manifest.json").read_text(encoding="utf-8"))
+    return {s["id"]: s["status"] for s in manifest["scenes"]}
+
+
+def machine() -> str:
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor())  # fmt: skip
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    return f"{os.cpu_count()} cores (nproc), {cpu}, Python {platform.python_version()}; load average at start {load}"
+
+
+def main() -> None:
+    args = parse_args()
+    scenes = chosen(args.scenes)
+    if not scenes:
+        sys.exit("no scene to benchmark")
+    print(f"machine: {machine()}", flush=True)
+    print(f"scenes ({len(scenes)}, quality {args.quality}): {' '.join(e.id for e in scenes)}", flush=True)
+    with tempfile.TemporaryDirectory(prefix="attention-bench-") as tmp:
+        tmp = Path(tmp)
+        rows = []
+        plain_cold = plain_manim(scenes, args.quality, tmp / "plain-cold", cache=False)
+        rows.append(("1. plain manim, one after another, --disable_caching (cold)", plain_cold, "1.00× (baseline)"))
+        cold = render_py(scenes, args, tmp / "out", "--force")
+        rows.append(
+            (f"2. render.py --jobs {args.jobs} --force (cold)", cold, f"{plain_cold / cold:.2f}× faster than 1")
+        )
+        noop = render_py(scenes, args, tmp / "out")
+        skipped = sum(s == "skipped" for s in statuses(tmp / "out").values())
+        plain_manim(scenes, args.quality, tmp / "plain-cached", cache=True)  # fills manim's cache, not timed
+        plain_cached = plain_manim(scenes, args.quality, tmp / "plain-cached", cache=True)
+        rows.append(("3a. plain manim again, with manim's own cache", plain_cached, ""))
+        rows.append((f"3b. render.py again, nothing changed ({skipped} skipped)", noop,
+                     f"{plain_cached / noop:.0f}× faster than 3a"))  # fmt: skip
+        edited = tmp / "edited.toml"
+        change = edit_one_value(DEFAULT_EXAMPLE, edited)
+        after_edit = render_py(scenes, args, tmp / "out", "--example", str(edited))
+        rendered = sorted(i for i, s in statuses(tmp / "out").items() if s == "rendered")
+        dependents = sorted(e.id for e in scenes if EDITED_SECTION in e.depends_on)
+        verdict = "only the dependents" if rendered == dependents else f"expected {len(dependents)} dependents"
+        rows.append((f"4. render.py after editing {change}", after_edit,
+                     f"rendered {len(rendered)} of {len(scenes)}: {verdict}"))  # fmt: skip
+    print()
+    print("| run | seconds | comparison |")
+    print("|---|---:|---|")
+    for name, seconds, comparison in rows:
+        print(f"| {name} | {seconds:.2f} | {comparison} |")
+
+
+if __name__ == "__main__":
+    main()
