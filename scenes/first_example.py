@@ -1,0 +1,280 @@
+"""A first example, from the handwritten notes: "the cat sat" with identity projections, and
+why scores are divided by √d_k (softmax of the raw scores against the scaled ones)."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    ChangeDecimalToValue,
+    Create,
+    FadeIn,
+    FadeOut,
+    Indicate,
+    LaggedStart,
+    MathTex,
+    ReplacementTransform,
+    Text,
+    Transform,
+    VGroup,
+    Write,
+)
+
+from scenes.kit import TOKEN_FONT, Heatmap, LabelledMatrix, LessonScene, SoftmaxBars, notation, palette
+from scenes.kit.numbers import fmt, places_for
+
+SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def caption(text: str, size: float = 24, color=palette.MUTED) -> Text:
+    """A line of explanation (no example values in it)."""
+    return notation(Text(text, font=TOKEN_FONT, font_size=size, color=color))
+
+
+def label(text: str, size: float = 24, color=palette.TEXT) -> Text:
+    """A line that shows computed numbers (audited)."""
+    return Text(text, font=TOKEN_FONT, font_size=size, color=color)
+
+
+def vector_text(values: np.ndarray, places: int | None = None) -> str:
+    """A vector as "[1, 0, 1, 0]", with as many decimals as its values need (or ``places``)."""
+    values = np.asarray(values, dtype=float)
+    places = places_for(values, 2) if places is None else places
+    return "[" + ", ".join(fmt(v, places) for v in values) + "]"
+
+
+def number_text(value: float) -> str:
+    """One value with the decimals it needs (at most 2)."""
+    return fmt(value, places_for(np.array([value]), 2))
+
+
+def is_identity(matrix: np.ndarray) -> bool:
+    """Whether a projection leaves vectors unchanged."""
+    return bool(np.allclose(matrix, np.eye(*np.shape(matrix))))
+
+
+def fit_width(mob, width: float):
+    """Scale ``mob`` down (never up) to ``width``."""
+    return mob.scale_to_fit_width(width) if mob.width > width else mob
+
+
+class WorkCatSat(LessonScene):
+    """ "The cat sat" by hand: embeddings, Q = K = V, scores, ÷√d_k, row softmax, and Z of the first token."""
+
+    def construct(self) -> None:
+        cs = self.values["cat_sat"]
+        self.show_title()
+        q_mat, k_mat = self.project(cs)
+        scores = self.score_grid(cs, q_mat, k_mat)
+        self.play(FadeOut(VGroup(q_mat, k_mat)))
+        scaled = self.scale(cs, scores)
+        weights = self.softmax_rows(cs, scaled)
+        self.play(FadeOut(VGroup(scaled, weights)))
+        self.build_output(cs)
+
+    def project(self, cs) -> tuple[LabelledMatrix, LabelledMatrix]:
+        """E, then Q, K and V from it (the notes' identity projections make all three equal E)."""
+        tokens = cs["tokens"]
+        e_mat = LabelledMatrix(cs["E"], row_labels=tokens, name="E", font_size=30).move_to(LEFT * 4.6 + UP * 0.6)
+        self.narrate(f"Three tokens, each embedded as a vector of {cs['E'].shape[1]} numbers: the rows of E.")
+        self.play(FadeIn(e_mat.get_frame()), e_mat.fill_in(run_time=1.2))
+        identity = all(is_identity(cs[w]) for w in ("W_q", "W_k", "W_v"))
+        how = r"W_Q = W_K = W_V = I" if identity else r"Q = E W_Q,\; K = E W_K,\; V = E W_V"
+        rule = notation(MathTex(how, font_size=36)).next_to(e_mat, DOWN, buff=0.6)
+        self.narrate(
+            "The notes keep it simple: all three projections are the identity, so Q, K and V all equal E."
+            if identity
+            else "Each projection turns E into its own matrix: Q, K and V."
+        )
+        self.play(Write(rule))
+        mats = VGroup(
+            *(LabelledMatrix(cs[r], name=r, color=palette.ROLE[r], font_size=30) for r in ("Q", "K", "V"))
+        ).arrange(RIGHT, buff=0.6)
+        mats.next_to(e_mat, RIGHT, buff=1.0)
+        frames = VGroup(*(m.get_frame() for m in mats))
+        self.play(*(ReplacementTransform(e_mat.cells.copy(), m.cells) for m in mats), FadeIn(frames))
+        self.wait(1)
+        q_mat, k_mat, v_mat = mats
+        q_target = LabelledMatrix(cs["Q"], row_labels=tokens, name="Q", color=palette.QUERY, font_size=28)
+        k_target = LabelledMatrix(cs["K"], row_labels=tokens, name="K", color=palette.KEY, font_size=28)
+        VGroup(q_target, k_target).arrange(DOWN, buff=0.5).to_edge(LEFT, buff=0.6).shift(DOWN * 0.4)
+        self.play(
+            FadeOut(VGroup(e_mat, rule, v_mat)),
+            ReplacementTransform(q_mat, q_target),
+            ReplacementTransform(k_mat, k_target),
+        )
+        return q_target, k_target
+
+    def score_grid(self, cs, q_mat: LabelledMatrix, k_mat: LabelledMatrix) -> LabelledMatrix:
+        """QKᵀ: each cell the dot product of a query row and a key row, written out for the first row."""
+        tokens = cs["tokens"]
+        grid = LabelledMatrix(cs["scores"], row_labels=tokens, col_labels=tokens, name=r"QK^{\top}", font_size=32)
+        grid.move_to(RIGHT * 2.2 + UP * 0.6)
+        note = caption("rows are queries · columns are keys", 22).next_to(grid, DOWN, buff=0.35)
+        self.narrate("Scores: the query of each row is dotted with the key of each column.")
+        self.play(FadeIn(grid.get_frame()), FadeIn(note))
+        q_frame, k_frame = q_mat.row_frame(0, palette.QUERY), k_mat.row_frame(0, palette.KEY)
+        self.play(Create(q_frame), Create(k_frame))
+        for j in range(len(tokens)):
+            pairs = zip(cs["Q"][0], cs["K"][j], strict=True)
+            products = " + ".join(f"{number_text(a)}×{number_text(b)}" for a, b in pairs)
+            line = label(f"{products} = {number_text(cs['scores'][0, j])}", 24)
+            fit_width(line, 8).next_to(note, DOWN, buff=0.4)
+            if j:
+                self.play(Transform(k_frame, k_mat.row_frame(j, palette.KEY)), run_time=0.4)
+            self.play(FadeIn(line), run_time=0.4)
+            self.play(FadeIn(grid.get_entry(0, j), scale=1.5), run_time=0.6)
+            self.play(FadeOut(line), run_time=0.3)
+        self.narrate("The other rows work the same way: one row per query.")
+        for i in range(1, len(tokens)):
+            self.play(
+                Transform(q_frame, q_mat.row_frame(i, palette.QUERY)),
+                FadeOut(k_frame),
+                LaggedStart(*(FadeIn(c) for c in grid.get_row(i)), lag_ratio=0.2),
+                run_time=0.7,
+            )
+        self.play(FadeOut(q_frame), FadeOut(note))
+        self.wait(0.5)
+        return grid
+
+    def scale(self, cs, scores: LabelledMatrix) -> LabelledMatrix:
+        """Every score divided by √d_k, with d_k from the key vectors' length."""
+        tokens = cs["tokens"]
+        self.play(scores.animate.to_edge(LEFT, buff=0.8))
+        divide = MathTex(
+            rf"\div \sqrt{{d_k}} = \div \sqrt{{{cs['d_k']}}} = \div {number_text(cs['sqrt_d_k'])}", font_size=36
+        ).next_to(scores, DOWN, buff=0.4)
+        self.narrate(
+            f"Scale: the keys have d_k = {cs['d_k']} numbers, so every score is divided by √{cs['d_k']}"
+            f" = {number_text(cs['sqrt_d_k'])}."
+        )
+        self.play(Write(divide))
+        scaled = LabelledMatrix(
+            cs["scaled_scores"], row_labels=tokens, col_labels=tokens, name=r"QK^{\top} / \sqrt{d_k}", font_size=32
+        ).move_to(scores, aligned_edge=LEFT + DOWN)
+        self.play(ReplacementTransform(scores, scaled), run_time=1.2)
+        self.play(FadeOut(divide))
+        return scaled
+
+    def softmax_rows(self, cs, scaled: LabelledMatrix) -> Heatmap:
+        """Softmax along each row: the row's scaled scores become weights that add up to 1."""
+        tokens = cs["tokens"]
+        heat = Heatmap(cs["weights"], tokens, cell=0.9, caption=True).to_edge(RIGHT, buff=1.0).shift(UP * 0.5)
+        self.narrate("Softmax runs along each row: every query shares out its attention over the keys.")
+        self.play(FadeIn(heat.get_labels()), FadeIn(heat.get_caption()))
+        frame = scaled.row_frame(0)
+        self.play(Create(frame))
+        line = None
+        for i in range(len(tokens)):
+            fresh = label(f"softmax({vector_text(cs['scaled_scores'][i])}) = {vector_text(cs['weights'][i], 2)}", 24)
+            fit_width(fresh, 12).to_edge(DOWN, buff=0.8)
+            swap = [FadeOut(line), FadeIn(fresh)] if line else [FadeIn(fresh)]
+            self.play(frame.animate.move_to(scaled.row_frame(i)), *swap, heat.fill_row(i), run_time=1.0)
+            self.wait(1.0)
+            line = fresh
+        self.narrate(f"Each row adds up to 1. '{tokens[0]}' attends to itself and '{tokens[-1]}' most.")
+        self.wait(1.5)
+        self.play(FadeOut(VGroup(frame, line)))
+        return heat
+
+    def build_output(self, cs) -> None:
+        """Z of the first token: each value row scaled by its weight, then added up column by column."""
+        tokens, weights, i = cs["tokens"], cs["weights"][0], 0
+        self.narrate(f"Finally the output of '{tokens[i]}': every value row, scaled by its weight, added up.")
+        v_mat = LabelledMatrix(
+            cs["V"], row_labels=[f"V({t})" for t in tokens], name="V", color=palette.VALUE, font_size=32
+        ).move_to(UP * 0.7)
+        self.play(FadeIn(v_mat.get_frame()), v_mat.fill_in(run_time=1))
+        weighted = LabelledMatrix(
+            cs["weighted_values"][i],
+            row_labels=[f"{fmt(w)} × V({t})" for w, t in zip(weights, tokens, strict=True)],
+            color=palette.VALUE,
+            font_size=32,
+            places=2,
+        ).move_to(v_mat, aligned_edge=RIGHT + DOWN)
+        self.narrate(f"Weights from the row of '{tokens[i]}' scale the value rows.")
+        self.play(ReplacementTransform(v_mat, weighted), run_time=1.2)
+        z = LabelledMatrix(cs["output"][i : i + 1], row_labels=[f"Z({tokens[i]})"], font_size=32, places=2)
+        z.next_to(weighted, DOWN, buff=0.6).align_to(weighted.cells, RIGHT)
+        self.play(FadeIn(z.get_frame()))
+        self.narrate("Add the scaled rows one component at a time: each column sums into one number of Z.")
+        sums = cs["output_partial_sums"][i]
+        for c in range(sums.shape[1]):
+            frame = weighted.column_frame(c)
+            entry = z.get_entry(0, c)
+            running = entry.copy().set_value(sums[0, c])
+            self.play(Create(frame), FadeIn(running), run_time=0.5)
+            for j in range(1, len(tokens)):
+                self.play(ChangeDecimalToValue(running, sums[j, c]), run_time=0.6 if c == 0 else 0.3)
+            self.play(FadeOut(frame), run_time=0.3)
+            self.remove(running)
+            self.add(entry)
+        summary = label(f"{tokens[i]}:  {vector_text(cs['E'][i])}  →  {vector_text(cs['output'][i], 2)}", 30)
+        summary.next_to(z, DOWN, buff=0.6)
+        self.narrate(f"'{tokens[i]}' went in as its fixed embedding and comes out as a contextual vector.")
+        self.play(FadeIn(summary, shift=UP * 0.2))
+        self.play(Indicate(z.cells, color=palette.HEAT_LOW))
+        self.wait(2)
+
+
+class CompareScaling(LessonScene):
+    """The notes' example: q·k₁ and q·k₂ written out; softmax of the raw scores (saturated) vs ÷√d_k (balanced)."""
+
+    def construct(self) -> None:
+        sd = self.values["scaling_demo"]
+        self.show_title(f"Softmax of {vector_text(sd['raw'])} against {vector_text(sd['scaled'])}")
+        vectors = self.vectors(sd).to_edge(UP, buff=1.2)
+        self.narrate("One query and two keys, from the handwritten notes.")
+        self.play(FadeIn(vectors))
+        products = self.dot_products(sd).next_to(vectors, DOWN, buff=0.4)
+        self.narrate("Each score is a dot product: multiply matching entries and add.")
+        for line in products:
+            self.play(Write(line), run_time=1.2)
+        scaling = MathTex(
+            rf"{vector_text(sd['raw'])} \div \sqrt{{{sd['d_k']}}} = {vector_text(sd['scaled'])}",
+            font_size=36,
+            color=palette.TEXT,
+        ).next_to(products, DOWN, buff=0.35)
+        self.narrate(f"Scaled, the scores are divided by √d_k = √{sd['d_k']} = {number_text(sd['sqrt_d_k'])}.")
+        self.play(Write(scaling))
+        charts = VGroup(
+            self.chart(sd["softmax_raw"], f"softmax({vector_text(sd['raw'])})", "saturated: almost all on k₁"),
+            self.chart(sd["softmax_scaled"], f"softmax({vector_text(sd['scaled'])})", "balanced: k₂ keeps a share"),
+        ).arrange(RIGHT, buff=1.6, aligned_edge=DOWN)
+        charts.to_edge(DOWN, buff=0.35)
+        self.narrate("Softmax of the raw scores piles nearly everything onto one key: saturated, tiny gradients.")
+        self.play(charts[0][0].grow(run_time=1.2), FadeIn(charts[0][1:]))
+        self.wait(1)
+        self.narrate("Softmax of the scaled scores stays balanced: both keys keep a say, and gradients keep flowing.")
+        self.play(charts[1][0].grow(run_time=1.2), FadeIn(charts[1][1:]))
+        self.wait(2.5)
+
+    def vectors(self, sd) -> VGroup:
+        """q in query colour, the keys in key colour, on one line."""
+        parts = [MathTex(rf"q = {vector_text(sd['query'])}", font_size=36, color=palette.QUERY)]
+        for n, key in enumerate(sd["keys"]):
+            parts.append(MathTex(rf"k_{{{n + 1}}} = {vector_text(key)}", font_size=36, color=palette.KEY))
+        return VGroup(*parts).arrange(RIGHT, buff=0.8)
+
+    def dot_products(self, sd) -> VGroup:
+        """q·k_n = products = terms = score, one line per key."""
+        lines = VGroup()
+        q = sd["query"]
+        for n, (key, terms, raw) in enumerate(zip(sd["keys"], sd["raw_terms"], sd["raw"], strict=True)):
+            products = " + ".join(rf"{number_text(a)} \times {number_text(b)}" for a, b in zip(q, key, strict=True))
+            sums = " + ".join(number_text(t) for t in terms)
+            lines.add(MathTex(rf"q \cdot k_{{{n + 1}}} = {products} = {sums} = {number_text(raw)}", font_size=34))
+        lines.arrange(DOWN, aligned_edge=LEFT, buff=0.25)
+        return fit_width(lines, 12.5)
+
+    def chart(self, weights: np.ndarray, heading: str, verdict: str) -> VGroup:
+        """Softmax bars over k₁, k₂, … with a heading above and a verdict below."""
+        names = [f"k{str(n + 1).translate(SUBSCRIPTS)}" for n in range(len(weights))]
+        bars = SoftmaxBars(weights, names, max_value=1.0, height=1.8, bar_width=0.9)
+        notation(bars.get_labels())
+        title = label(heading, 26).next_to(bars, UP, buff=0.3)
+        note = caption(verdict, 22, palette.TEXT).next_to(bars, DOWN, buff=0.25)
+        return VGroup(bars, title, note)
