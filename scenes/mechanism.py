@@ -382,8 +382,10 @@ class TrackShapes(LessonScene):
                 "The weights times the values: one output row of size d v per token.",
             ),
         )
-        rows = VGroup(*(self.product_row(*p[:5]) for p in products)).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
+        rows = VGroup(*(self.product_row(*p[:5]) for p in products)).arrange(DOWN, buff=0.3)
         rows.next_to(sizes, DOWN, buff=0.3)
+        for formula, blocks in rows:
+            formula.to_edge(LEFT, buff=0.7), blocks.to_edge(RIGHT, buff=0.9)
         for row, (*_, line) in zip(rows, products, strict=True):
             self.narrate(line)
             self.play(Write(row[0]))
@@ -402,11 +404,11 @@ class TrackShapes(LessonScene):
         """The product's formula and shape rule on the left, its blocks (left · right → result) on the right."""
         formula = VGroup(
             MathTex(name, font_size=36, tex_to_color_map=ROLE_COLORS),
-            MathTex(shapes, font_size=30, color=palette.MUTED),
+            MathTex(shapes, font_size=30, color=palette.TEXT),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
         formula.set_width(min(formula.width, 6.0))
-        blocks = VGroup(left, MathTex(r"\cdot"), right, MathTex(r"\to"), result).arrange(RIGHT, buff=0.3)
+        blocks = VGroup(left, MathTex(r"\cdot"), right, MathTex(r"\to"), result).arrange(RIGHT, buff=0.35)
         for block in (left, right, result):
-            block.cells.align_to(left.cells, UP)
-        blocks.next_to(formula, RIGHT, buff=0.6).set_x(3.6)
+            block.shift((left.cells.get_y() - block.cells.get_y()) * UP)
+        blocks.next_to(formula, RIGHT, buff=1.0)
         return VGroup(formula, blocks)
