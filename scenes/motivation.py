@@ -25,14 +25,15 @@ from scenes.kit import LessonScene, TokenRow, palette
 from scenes.kit.diagrams import LabelBox, Sentence, arc_between, connect, stack
 from scenes.kit.numbers import fmt, fmt_int
 
-COLUMN_SPAN = 12.0  # width over which a sentence's tokens are spread, one column each
+COLUMN_SPAN = 12.4  # width over which a sentence's tokens are spread, one column each
 
 
 def spread(tokens: TokenRow, y: float) -> TokenRow:
     """Put the tokens in evenly spaced columns at height ``y`` (so boxes and bars can sit under them)."""
     step = COLUMN_SPAN / max(len(tokens) - 1, 1)
+    tokens.set_y(y)
     for i, token in enumerate(tokens):
-        token.move_to([-COLUMN_SPAN / 2 + i * step, y, 0])
+        token.set_x(-COLUMN_SPAN / 2 + i * step)
     return tokens
 
 
@@ -138,15 +139,17 @@ class FadeRecurrentSignal(LessonScene):
     def construct(self) -> None:
         self.show_title()
         rnn = self.values["rnn_decay"]
-        tokens = spread(TokenRow(rnn["tokens"], font_size=30), 2.3)
+        tokens = spread(TokenRow(rnn["tokens"], font_size=26), 2.3)
         source, target = tokens[rnn["source"]], tokens[rnn["target"]]
         source.set_color(palette.HEAT_HIGH)
         cells = VGroup(*(LabelBox("h", width=0.9, height=0.6).next_to(t, DOWN, buff=0.35) for t in tokens))
         links = VGroup(*(connect(a, b) for a, b in zip(cells, cells[1:], strict=False)))
         self.narrate("A recurrent network reads a sentence one word at a time, passing a memory along.")
-        self.play(FadeIn(tokens), FadeIn(cells))
-
         baseline_y, full = -2.4, 2.4
+        legend = Text(f'signal of\n"{rnn["tokens"][rnn["source"]]}"', font_size=24, color=palette.HEAT_HIGH)
+        legend.move_to([tokens[0].get_x(), baseline_y + full / 2, 0])
+        self.play(FadeIn(tokens), FadeIn(cells), FadeIn(legend))
+
         bars, numbers = VGroup(), VGroup()
         for i, strength in enumerate(rnn["signal"]):
             animations = [cells[i].animate.highlight(palette.MUTED, 0.3)]
