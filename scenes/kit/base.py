@@ -49,8 +49,15 @@ class LessonScene(Scene):
     def narrate(self, text: str, duration: float | None = None) -> float:
         """Show ``text`` as a subtitle from now on, for ``duration`` seconds (default: reading time)."""
         seconds = duration if duration is not None else max(2.0, len(text.split()) / WORDS_PER_SECOND)
+        self.start_step(text)
         self.add_subcaption(text, duration=seconds)
         return seconds
+
+    def start_step(self, narration: str) -> None:
+        """Mark the start of a narrated step; a plain scene is one continuous take.
+
+        Slide mode (``publish.slides``) overrides this to start a slide per step.
+        """
 
     def show_title(self, text: str | None = None) -> Text:
         """Write the scene's title (its lesson title by default) at the top edge."""
