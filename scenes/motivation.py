@@ -21,7 +21,7 @@ from manim import (
     Write,
 )
 
-from scenes.kit import LessonScene, TokenRow, palette
+from scenes.kit import TOKEN_FONT, LabelledMatrix, LessonScene, TokenRow, palette
 from scenes.kit.diagrams import LabelBox, Sentence, arc_between, connect, stack
 from scenes.kit.numbers import fmt, fmt_int
 
@@ -180,3 +180,47 @@ class FadeRecurrentSignal(LessonScene):
         self.narrate("Sequential models struggle with long-range dependencies: information decays over steps.")
         self.play(FadeOut(rate), FadeIn(lesson))
         self.wait(3)
+
+
+class ContrastEmbeddings(LessonScene):
+    """Fixed embeddings (the same in any sentence) against the contextual vectors self-attention makes."""
+
+    def construct(self) -> None:
+        title = self.show_title()
+        example = self.values["cat_sat"]
+        tokens = example["tokens"]
+        fixed = LabelledMatrix(example["E"], row_labels=tokens, name="E", font_size=38)
+        contextual = LabelledMatrix(example["output"], row_labels=tokens, name="Z", places=2, font_size=38)
+        VGroup(fixed, contextual).arrange(RIGHT, buff=2.6).next_to(title, DOWN, buff=0.9)
+        arrow = GrowArrow(connect(fixed, contextual, palette.TEXT))
+        step = Text("self-attention", font_size=26, color=palette.TEXT)
+        step.set_x((fixed.get_right()[0] + contextual.get_left()[0]) / 2).match_y(fixed.get_name())
+        headings = VGroup(
+            Text("fixed: the same\nin every sentence", font_size=26, color=palette.MUTED).next_to(fixed, DOWN),
+            Text("contextual: depends\non the sentence", font_size=26, color=palette.HEAT_LOW).next_to(
+                contextual, DOWN
+            ),
+        )
+        mix = self.mixture(tokens, example["weights"][0]).to_edge(DOWN, buff=0.7)
+
+        self.narrate(f'An embedding layer gives each word a fixed vector: "{tokens[1]}" gets this row in any sentence.')
+        self.play(FadeIn(fixed.get_frame()), fixed.fill_in())
+        self.play(FadeIn(headings[0]))
+        self.wait(1.5)
+
+        self.narrate("Self-attention turns these fixed vectors into contextual ones, one per word.")
+        self.play(arrow, FadeIn(step))
+        self.play(FadeIn(contextual.get_frame()), contextual.fill_in())
+        self.play(FadeIn(headings[1]))
+        self.wait(1)
+
+        self.narrate(f'Each new row is a weighted mix of the value vectors (here equal to E), shown for "{tokens[0]}".')
+        self.play(fixed.highlight_row(0), contextual.highlight_row(0))
+        self.play(FadeIn(mix, shift=UP * 0.2))
+        self.wait(3.5)
+
+    @staticmethod
+    def mixture(tokens: list[str], weights) -> Text:
+        """'Z(the) = 0.42 V(the) + 0.16 V(cat) + 0.42 V(sat)': what a contextual row is made of."""
+        terms = " + ".join(f"{fmt(w)} V({t})" for t, w in zip(tokens, weights, strict=True))
+        return Text(f"Z({tokens[0]}) = {terms}", font=TOKEN_FONT, font_size=30, t2c={"V(": palette.VALUE})
