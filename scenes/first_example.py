@@ -23,9 +23,12 @@ from manim import (
     Write,
 )
 
-from scenes.kit import TOKEN_FONT, Heatmap, LabelledMatrix, LessonScene, SoftmaxBars, notation, palette
+from scenes.kit import TOKEN_FONT, Heatmap, LabelledMatrix, SoftmaxBars, notation, palette
 from scenes.kit.numbers import fmt, places_for
+from scenes.kit.pacing import PacedScene
 
+BASELINE_Y = -2.6  # where the softmax bars of CompareScaling stand
+BAR_HEIGHT = 1.8  # a weight of 1
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 
@@ -61,7 +64,7 @@ def fit_width(mob, width: float):
     return mob.scale_to_fit_width(width) if mob.width > width else mob
 
 
-class WorkCatSat(LessonScene):
+class WorkCatSat(PacedScene):
     """ "The cat sat" by hand: embeddings, Q = K = V, scores, ÷√d_k, row softmax, and Z of the first token."""
 
     def construct(self) -> None:
@@ -220,7 +223,7 @@ class WorkCatSat(LessonScene):
         self.wait(2)
 
 
-class CompareScaling(LessonScene):
+class CompareScaling(PacedScene):
     """The notes' example: q·k₁ and q·k₂ written out; softmax of the raw scores (saturated) vs ÷√d_k (balanced)."""
 
     def construct(self) -> None:
@@ -240,17 +243,25 @@ class CompareScaling(LessonScene):
         ).next_to(products, DOWN, buff=0.35)
         self.narrate(f"Scaled, the scores are divided by √d_k = √{sd['d_k']} = {number_text(sd['sqrt_d_k'])}.")
         self.play(Write(scaling))
-        charts = VGroup(
-            self.chart(sd["softmax_raw"], f"softmax({vector_text(sd['raw'])})", "saturated: almost all on k₁"),
-            self.chart(sd["softmax_scaled"], f"softmax({vector_text(sd['scaled'])})", "balanced: k₂ keeps a share"),
-        ).arrange(RIGHT, buff=1.6, aligned_edge=DOWN)
-        charts.to_edge(DOWN, buff=0.35)
+        charts = [
+            self.chart(sd["softmax_raw"], f"softmax({vector_text(sd['raw'])})", "saturated: almost all on k₁", -3.3),
+            self.chart(
+                sd["softmax_scaled"], f"softmax({vector_text(sd['scaled'])})", "balanced: k₂ keeps a share", 3.3
+            ),
+        ]
         self.narrate("Softmax of the raw scores piles nearly everything onto one key: saturated, tiny gradients.")
-        self.play(charts[0][0].grow(run_time=1.2), FadeIn(charts[0][1:]))
-        self.wait(1)
+        self.show_chart(charts[0])
         self.narrate("Softmax of the scaled scores stays balanced: both keys keep a say, and gradients keep flowing.")
-        self.play(charts[1][0].grow(run_time=1.2), FadeIn(charts[1][1:]))
-        self.wait(2.5)
+        self.show_chart(charts[1])
+        self.finish()
+        self.wait(1.5)
+
+    def show_chart(self, chart: VGroup) -> None:
+        """Axis, heading and key names first, then the bars grow, then the verdict."""
+        bars, title, verdict = chart
+        self.play(FadeIn(VGroup(bars.baseline, bars.get_labels(), title)))
+        self.play(bars.grow(run_time=1.2))
+        self.play(FadeIn(verdict, shift=UP * 0.1))
 
     def vectors(self, sd) -> VGroup:
         """q in query colour, the keys in key colour, on one line."""
@@ -270,11 +281,12 @@ class CompareScaling(LessonScene):
         lines.arrange(DOWN, aligned_edge=LEFT, buff=0.25)
         return fit_width(lines, 12.5)
 
-    def chart(self, weights: np.ndarray, heading: str, verdict: str) -> VGroup:
-        """Softmax bars over k₁, k₂, … with a heading above and a verdict below."""
+    def chart(self, weights: np.ndarray, heading: str, verdict: str, x: float) -> VGroup:
+        """Softmax bars over k₁, k₂, … on a baseline at ``x``, a heading above and a verdict below."""
         names = [f"k{str(n + 1).translate(SUBSCRIPTS)}" for n in range(len(weights))]
-        bars = SoftmaxBars(weights, names, max_value=1.0, height=1.8, bar_width=0.9)
+        bars = SoftmaxBars(weights, names, max_value=1.0, height=BAR_HEIGHT, bar_width=0.9)
         notation(bars.get_labels())
-        title = label(heading, 26).next_to(bars, UP, buff=0.3)
+        bars.shift(np.array([x, BASELINE_Y, 0]) - bars.baseline.get_center())
+        title = label(heading, 26).move_to([x, BASELINE_Y + BAR_HEIGHT + 0.75, 0])
         note = caption(verdict, 22, palette.TEXT).next_to(bars, DOWN, buff=0.25)
         return VGroup(bars, title, note)
