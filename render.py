@@ -236,6 +236,7 @@ class Job:
     entry: Entry
     fingerprint: str
     record: dict = field(default_factory=dict)
+    previous: dict = field(default_factory=dict)  # the record of the files this run replaces
     process: subprocess.Popen | None = None
     log: IO | None = None
     started: float = 0.0
@@ -262,9 +263,11 @@ def is_current(record: dict | None, fp: str, output: Path) -> bool:
 
 
 def manim_command(job: Job, args: argparse.Namespace, media: Path) -> list[str]:
-    """The plain manim command, with its own media folder; encoding overlaps drawing (two encoders)."""
+    """The plain manim command with its own media folder, two encoders overlapping drawing, no PyPI check."""
     quality = QUALITIES[args.quality][0]
-    options = f"{quality} --disable_caching --progress_bar none --max-inflight-encoders 2 --format {args.format}"
+    options = (
+        f"{quality} --disable_caching --progress_bar none --silent --max-inflight-encoders 2 --format {args.format}"
+    )
     transparent = ["--transparent"] if args.transparent else []
     return [sys.executable, "-m", "manim", "render", *options.split(), *transparent, "--media_dir", str(media),
             job.entry.file, job.entry.cls]  # fmt: skip
@@ -305,6 +308,8 @@ def finish(job: Job, args: argparse.Namespace, output: Path) -> None:
         job.record.update(place_outputs(job, args, output))
         job.record["status"] = "rendered"
         collect_svgs(work / "media", output / CACHE)
+        remove_replaced(job.previous, job.record, output)
+        forget_failure(output / "logs" / f"{job.stem}.log")
     except CheckError as error:
         logs = output / "logs"
         logs.mkdir(exist_ok=True)
@@ -314,11 +319,27 @@ def finish(job: Job, args: argparse.Namespace, output: Path) -> None:
             file=None,
             thumbnail=None,
             subtitles=None,
+            duration=None,
+            frames=None,
             error=str(error),
             log=f"logs/{job.stem}.log",
             log_tail=log.strip().splitlines()[-LOG_TAIL_LINES:],
         )
     shutil.rmtree(work, ignore_errors=True)
+
+
+def forget_failure(log: Path) -> None:
+    """Remove the log of an earlier failure of a scene that now rendered (and ``logs/`` once empty)."""
+    log.unlink(missing_ok=True)
+    if log.parent.is_dir() and not any(log.parent.iterdir()):
+        log.parent.rmdir()
+
+
+def remove_replaced(previous: dict, record: dict, output: Path) -> None:
+    """Delete the files of an earlier render that the new one did not overwrite (another format)."""
+    for key in ("file", "thumbnail", "subtitles"):
+        if previous.get(key) and previous[key] != record.get(key):
+            (output / previous[key]).unlink(missing_ok=True)
 
 
 def seed_media(media: Path, pool: Path) -> None:
@@ -341,11 +362,11 @@ def place_outputs(job: Job, args: argparse.Namespace, output: Path) -> dict:
     """Check the clip, make its thumbnail, then move clip, subtitles and thumbnail into place."""
     videos = [
         p
-        for p in (job.work_dir(output) / "media" / "videos").rglob(f"{job.entry.cls}.*")
+        for p in (job.work_dir(output) / "media" / "videos").rglob("*")  # one scene per media folder
         if p.suffix in VIDEO_EXTENSIONS and "partial_movie_files" not in p.parts
     ]
     if len(videos) != 1:
-        raise CheckError(f"expected one video of {job.entry.cls}, manim wrote {len(videos)}")
+        raise CheckError(f"expected one video, manim wrote {len(videos)}")
     video = videos[0]
     fps = QUALITIES[args.quality][1] if video.suffix != ".gif" else None
     duration, frames = probe_video(video, fps)
@@ -441,6 +462,7 @@ def render_all(args: argparse.Namespace, entries: list[Entry], raw_example: dict
             job.record = {**previous, "status": "skipped", "seconds": 0.0}
         else:
             job.record = {"id": entry.id, "title": entry.title, "chapter": entry.chapter}
+            job.previous = previous or {}
             todo.append(job)
         jobs.append(job)
     for record in records.values():  # scenes outside this run keep their files and are not touched
@@ -458,7 +480,12 @@ def render_all(args: argparse.Namespace, entries: list[Entry], raw_example: dict
     finally:
         progress.stop()
         shutil.rmtree(output / WORK, ignore_errors=True)
-    lesson = join_lesson(output, records, fingerprints, args.format)
+    try:
+        lesson = join_lesson(output, records, fingerprints, args.format)
+    except CheckError as error:
+        print(f"error: the lesson video could not be made: {error}", file=sys.stderr)
+        write_manifest(output, records, fingerprints, settings, example)
+        return max(1, summarize(jobs, None))
     write_manifest(output, records, fingerprints, settings, example, lesson)
     return summarize(jobs, lesson)
 
@@ -561,6 +588,9 @@ def join_lesson(output: Path, records: dict, fingerprints: dict, fmt: str) -> di
         duration, _ = probe_video(work / video.name, None)
         write_atomically(subtitles, join_subtitles(clips, output))
         os.replace(work / video.name, video)
+        for other in VIDEO_EXTENSIONS:  # a lesson of an earlier run in another format
+            if other != extension:
+                (output / f"lesson{other}").unlink(missing_ok=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return {**lesson, "duration": round(duration, 3), "stamps": {"file": stamp(video), "subtitles": stamp(subtitles)}}

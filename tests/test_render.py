@@ -276,3 +276,14 @@ def test_second_run_on_the_same_folder_is_refused(repo):
     first.communicate(timeout=120)
     assert first.returncode == 0
     assert statuses(repo, "out-lock") == {"scaling": "rendered"}
+
+
+def test_another_format_replaces_the_clips_and_the_lesson(repo):
+    assert render(repo, "--scenes", "width", output="out-format").returncode == 0
+    result = render(repo, "--scenes", "width", "--format", "webm", output="out-format")
+    assert result.returncode == 0, result.stderr
+    names = {p.name for p in (repo / "out-format").iterdir() if not p.name.startswith(".")}
+    assert names == {"01-width.webm", "01-width.png", "01-width.srt", "lesson.webm", "lesson.srt", "manifest.json"}
+    codec = ffprobe(repo / "out-format" / "01-width.webm", "stream=codec_name")["streams"][0]["codec_name"]
+    assert codec == "vp9"
+    assert manifest(repo, "out-format")["format"] == "webm"
