@@ -6,8 +6,10 @@ from manim import (
     DOWN,
     LEFT,
     RIGHT,
+    TAU,
     UP,
     Create,
+    CurvedArrow,
     FadeIn,
     FadeOut,
     GrowArrow,
@@ -21,11 +23,15 @@ from manim import (
     Write,
 )
 
-from scenes.kit import TOKEN_FONT, LabelledMatrix, LessonScene, TokenRow, palette
+from scenes.kit import TOKEN_FONT, LabelledMatrix, LessonScene, TokenRow, notation, palette
+from scenes.kit.charts import cell_grid
 from scenes.kit.diagrams import LabelBox, Sentence, arc_between, connect, stack
 from scenes.kit.numbers import fmt, fmt_int
 
-COLUMN_SPAN = 12.4  # width over which a sentence's tokens are spread, one column each
+COLUMN_SPAN = 12.4
+HOP = (
+    palette.MUTED
+)  # the recurrent path, one arrow per time step  # width over which a sentence's tokens are spread, one column each
 
 
 def spread(tokens: TokenRow, y: float) -> TokenRow:
@@ -214,7 +220,7 @@ class ContrastEmbeddings(LessonScene):
         self.play(FadeIn(headings[1]))
         self.wait(1)
 
-        self.narrate(f'Each new row is a weighted mix of the value vectors (here equal to E), shown for "{tokens[0]}".')
+        self.narrate(f'Each new row is a weighted mix of the value vectors of all words, shown here for "{tokens[0]}".')
         self.play(fixed.highlight_row(0), contextual.highlight_row(0))
         self.play(FadeIn(mix, shift=UP * 0.2))
         self.wait(3.5)
@@ -224,3 +230,84 @@ class ContrastEmbeddings(LessonScene):
         """'Z(the) = 0.42 V(the) + 0.16 V(cat) + 0.42 V(sat)': what a contextual row is made of."""
         terms = " + ".join(f"{fmt(w)} V({t})" for t, w in zip(tokens, weights, strict=True))
         return Text(f"Z({tokens[0]}) = {terms}", font=TOKEN_FONT, font_size=30, t2c={"V(": palette.VALUE})
+
+
+class CompareParallelism(LessonScene):
+    """An RNN needs one step per token; self-attention compares all pairs of tokens in one parallel step."""
+
+    def construct(self) -> None:
+        self.show_title()
+        rnn = self.values["rnn_decay"]
+        tokens = spread(TokenRow(rnn["tokens"], font_size=24), 2.4)
+        cells = VGroup(*(LabelBox("h", width=0.8, height=0.5).next_to(t, DOWN, buff=0.25) for t in tokens))
+        links = VGroup(*(connect(a, b) for a, b in zip(cells, cells[1:], strict=False)))
+        sequential = Text(
+            f"RNN: {fmt_int(rnn['sequential_steps'])} steps, one after another", font_size=28, color=palette.MUTED
+        ).next_to(cells, DOWN, buff=0.3)
+        self.narrate("An RNN processes tokens one by one: each step must wait for the one before.")
+        self.play(FadeIn(tokens), FadeIn(cells))
+        for i, cell in enumerate(cells):
+            links_in = [GrowArrow(links[i - 1])] if i else []
+            self.play(cell.animate.highlight(palette.MUTED, 0.3), *links_in, run_time=0.4)
+        self.play(FadeIn(sequential))
+
+        grid = cell_grid(len(tokens), 2.6).set_fill(opacity=0.1).to_edge(DOWN, buff=0.4).shift(3.0 * LEFT)
+        parallel = VGroup(
+            Text("Self-attention: all", font_size=28, color=palette.HEAT_LOW),
+            Text(f"{fmt_int(rnn['pairs'])} pairs at the same time", font_size=28, color=palette.HEAT_LOW),
+            Text("GPUs and TPUs are built for this", font_size=24, color=palette.MUTED),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+        parallel.next_to(grid, RIGHT, buff=0.6)
+        self.narrate("Self-attention compares every pair of tokens at once: one big parallel step.")
+        self.play(FadeIn(grid))
+        self.play(grid.animate.set_fill(palette.HEAT_LOW, opacity=0.6), FadeIn(parallel[:2]), run_time=1.2)
+        self.narrate("GPUs and TPUs are built for exactly this, so training is much faster.")
+        self.play(FadeIn(parallel[2]))
+        self.wait(3)
+
+
+class ConnectGlobally(LessonScene):
+    """Global context: "are" reaches "keys" in one step; no time steps, weights from content."""
+
+    def construct(self) -> None:
+        self.show_title()
+        rnn = self.values["rnn_decay"]
+        tokens = spread(TokenRow(rnn["tokens"], font_size=28), 0.9)
+        source, target = tokens[rnn["source"]], tokens[rnn["target"]]
+        source.set_color(palette.KEY), target.set_color(palette.QUERY)
+        hops = VGroup(
+            *(
+                CurvedArrow(a.get_bottom() + 0.1 * DOWN, b.get_bottom() + 0.1 * DOWN, angle=TAU / 5, color=HOP)
+                for a, b in zip(tokens[rnn["source"] : rnn["target"]], tokens[rnn["source"] + 1 :], strict=False)
+            )
+        )
+        walk = Text(
+            f"RNN: {fmt_int(rnn['steps'])} steps, the signal fading", font_size=26, color=palette.MUTED
+        ).next_to(hops, DOWN, buff=0.2)
+        jump = arc_between(target, source, palette.HEAT_LOW, height=0.15, bend=TAU / 6)
+        direct = Text(
+            f"self-attention: {fmt_int(rnn['attention_path_length'])} step", font_size=26, color=palette.HEAT_LOW
+        ).next_to(jump.get_top(), DOWN, buff=0.25)
+        self.narrate(f"In an RNN, the subject reaches the verb through {fmt_int(rnn['steps'])} steps.")
+        self.play(FadeIn(tokens))
+        self.play(LaggedStart(*(Create(h) for h in hops), lag_ratio=0.5), FadeIn(walk), run_time=2.5)
+        self.narrate("With self-attention, the verb looks straight at its subject: one step, whatever the distance.")
+        self.play(Create(jump), FadeIn(direct))
+        self.wait(1.5)
+
+        points = VGroup(
+            notation(Text("O(1) path length: every token reaches every other directly", font_size=26)),
+            Text("No time steps, so nothing decays on the way", font_size=26),
+            Text("Dynamic weights, computed from the content of the words", font_size=26),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
+        points.to_edge(DOWN, buff=0.5)
+        lines = (
+            "Path length is constant: every token attends to every other directly.",
+            "There are no time steps, so information does not decay along the way.",
+            "And the weights are computed from the words themselves, not fixed in advance.",
+        )
+        for point, line in zip(points, lines, strict=True):
+            self.narrate(line)
+            self.play(FadeIn(point, shift=UP * 0.2))
+            self.wait(1.6)
+        self.wait(1.5)

@@ -124,10 +124,12 @@ class Sentence(VGroup):
         super().__init__(self.text)
 
 
-def arc_between(start: Mobject, end: Mobject, color: ManimColor, height: float = 0.25) -> CurvedArrow:
-    """A curved arrow over the tops of two words, from ``start`` to ``end``."""
+def arc_between(
+    start: Mobject, end: Mobject, color: ManimColor, height: float = 0.25, bend: float = TAU / 4
+) -> CurvedArrow:
+    """A curved arrow over the tops of two words, from ``start`` to ``end``, bending by ``bend`` radians."""
     a, b = start.get_top() + height * UP, end.get_top() + height * UP
-    angle = TAU / 4 if a[0] > b[0] else -TAU / 4
+    angle = bend if a[0] > b[0] else -bend
     return CurvedArrow(a, b, angle=angle, color=color, stroke_width=4, tip_length=0.18)
 
 
