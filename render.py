@@ -389,45 +389,43 @@ def place_outputs(job: Job, args: argparse.Namespace, output: Path) -> dict:
 
 
 class Progress:
-    """Scenes done out of total with times: a live rich display on a terminal, plain lines otherwise."""
+    """Scenes done out of total, each scene's time and an estimate of the time left.
 
-    def __init__(self, total: int) -> None:
-        self.total, self.done, self.live = total, 0, None
+    A live rich display on a terminal; plain lines otherwise, so CI logs stay readable.
+    """
+
+    def __init__(self, total: int, jobs: int) -> None:
+        self.total, self.jobs, self.seconds, self.live = total, jobs, [], None
         if sys.stdout.isatty() and total:
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                SpinnerColumn,
-                TextColumn,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
-            )
+            from rich.progress import BarColumn, MofNCompleteColumn, SpinnerColumn, TextColumn, TimeElapsedColumn
             from rich.progress import Progress as RichProgress
 
-            self.live = RichProgress(
-                SpinnerColumn(),
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                TextColumn("eta"),
-                TimeRemainingColumn(),
-            )
-            self.task = self.live.add_task("rendering", total=total)
+            columns = [SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn()]
+            self.live = RichProgress(*columns, TimeElapsedColumn(), TextColumn("{task.fields[left]}"))
+            self.task = self.live.add_task("rendering", total=total, left="")
             self.live.start()
 
     def running(self, names: list[str]) -> None:
         if self.live:
             self.live.update(self.task, description="rendering " + ", ".join(names))
 
+    def time_left(self) -> str:
+        """Mean scene time so far, times the scenes left, shared by the workers."""
+        left = self.total - len(self.seconds)
+        if not left:
+            return ""
+        estimate = sum(self.seconds) / len(self.seconds) * left / min(self.jobs, left)
+        return f"about {estimate:.0f} s left"
+
     def report(self, job: Job) -> None:
-        self.done += 1
-        line = f"[{self.done}/{self.total}] {job.record['status']} {job.stem} in {job.record['seconds']:.1f} s"
+        self.seconds.append(job.record["seconds"])
+        done = f"[{len(self.seconds)}/{self.total}] {job.record['status']} {job.stem} in {job.record['seconds']:.1f} s"
+        left = self.time_left()
         if self.live:
-            self.live.console.print(line)
-            self.live.update(self.task, advance=1)
+            self.live.console.print(done, highlight=False)
+            self.live.update(self.task, advance=1, left=left)
         else:
-            print(line, flush=True)
+            print(f"{done}, {left}" if left else done, flush=True)
 
     def stop(self) -> None:
         if self.live:
@@ -474,7 +472,7 @@ def render_all(args: argparse.Namespace, entries: list[Entry], raw_example: dict
     def save() -> None:
         write_manifest(output, records, fingerprints, settings, example)
 
-    progress = Progress(len(todo))
+    progress = Progress(len(todo), args.jobs)
     try:
         render_queue(todo, args, output, example, progress, save)
     finally:
@@ -669,7 +667,7 @@ def summarize(jobs: list[Job], lesson: dict | None) -> int:
     counts = {s: sum(j.record["status"] == s for j in jobs) for s in ("rendered", "skipped", "failed")}
     print(", ".join(f"{n} {s}" for s, n in counts.items()), flush=True)
     if lesson:
-        missing = f" ({len(lesson['missing'])} scenes not rendered yet)" if lesson["missing"] else ""
+        missing = f", {len(lesson['missing'])} of the lesson's scenes not rendered yet" if lesson["missing"] else ""
         print(f"{lesson['file']}: {len(lesson['scenes'])} scenes, {lesson['duration']:.1f} s{missing}")
     for job in jobs:
         if job.record["status"] == "failed":
