@@ -8,10 +8,10 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 # pycairo and manimpango build from source (cairo, pango); ffprobe checks outputs;
-# a minimal TeX Live with dvisvgm renders MathTex.
+# a minimal TeX Live with dvisvgm renders MathTex; Chromium runs the lesson page's browser tests.
 SYSTEM_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev ffmpeg \
 	texlive-latex-base texlive-latex-recommended texlive-latex-extra \
-	texlive-fonts-recommended dvisvgm
+	texlive-fonts-recommended dvisvgm chromium
 
 .PHONY: setup system render test lint bench clean
 
