@@ -81,6 +81,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--force", action="store_true", help="render even the scenes already up to date")
     parser.add_argument("--format", choices=FORMATS, default="mp4", help="clip format (default: mp4)")
     parser.add_argument("--transparent", action="store_true", help="transparent background (mov or webm clips)")
+    parser.add_argument("--slides", action="store_true", help="also the slide deck (slides/lesson.html and .pptx)")
     args = parser.parse_args(argv)
     if args.json and not args.list:
         parser.error("--json goes with --list")
@@ -485,7 +486,23 @@ def render_all(args: argparse.Namespace, entries: list[Entry], raw_example: dict
         write_manifest(output, records, fingerprints, settings, example)
         return max(1, summarize(jobs, None))
     write_manifest(output, records, fingerprints, settings, example, lesson)
-    return summarize(jobs, lesson)
+    return max(summarize(jobs, lesson), publish(args, output, example))
+
+
+def publish(args: argparse.Namespace, output: Path, example: Path) -> int:
+    """The slide deck (with ``--slides``) and the lesson page ``index.html``, both from the manifest."""
+    from publish.page import write_page
+    from publish.slides import SlidesError, build_slides
+
+    status = 0
+    if args.slides:
+        try:
+            build_slides(output, QUALITIES[args.quality][0], example, args.jobs)
+        except SlidesError as error:
+            print(f"error: the slide deck could not be made: {error}", file=sys.stderr)
+            status = 1
+    write_page(output)
+    return status
 
 
 def render_queue(

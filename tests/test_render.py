@@ -153,6 +153,11 @@ def test_render_writes_clips_subtitles_thumbnails_lesson_and_manifest(rendered):
         assert len(scene["fingerprint"]) == 64
 
 
+def test_render_writes_the_lesson_page(rendered):
+    page = (rendered / "index.html").read_text()
+    assert 'src="01-width.mp4"' in page and 'src="lesson.mp4"' in page
+
+
 def test_lesson_joins_the_clips_with_chapters_and_shifted_subtitles(rendered):
     info = ffprobe(rendered / "lesson.mp4", "format=duration", "-show_chapters")
     assert float(info["format"]["duration"]) == pytest.approx(2.0, abs=0.15)
@@ -282,8 +287,11 @@ def test_another_format_replaces_the_clips_and_the_lesson(repo):
     assert render(repo, "--scenes", "width", output="out-format").returncode == 0
     result = render(repo, "--scenes", "width", "--format", "webm", output="out-format")
     assert result.returncode == 0, result.stderr
-    names = {p.name for p in (repo / "out-format").iterdir() if not p.name.startswith(".")}
-    assert names == {"01-width.webm", "01-width.png", "01-width.srt", "lesson.webm", "lesson.srt", "manifest.json"}
+    names = {p.name for p in (repo / "out-format").iterdir() if p.name.startswith(("01-width", "lesson"))}
+    assert names == {"01-width.webm", "01-width.png", "01-width.srt", "lesson.webm", "lesson.srt"} | {
+        "01-width.vtt",  # the lesson page's subtitles
+        "lesson.vtt",
+    }
     codec = ffprobe(repo / "out-format" / "01-width.webm", "stream=codec_name")["streams"][0]["codec_name"]
     assert codec == "vp9"
     assert manifest(repo, "out-format")["format"] == "webm"
