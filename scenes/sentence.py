@@ -1,0 +1,89 @@
+"""Attention across a sentence (the blog post): "the train left the station on time" as a heatmap,
+and the row of "train" read as a query."""
+
+from __future__ import annotations
+
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Create,
+    FadeIn,
+    Indicate,
+    LaggedStart,
+    Rectangle,
+    Text,
+    VGroup,
+)
+
+from scenes.kit import TOKEN_FONT, Heatmap, SoftmaxBars, notation, palette
+from scenes.kit.pacing import PacedScene
+
+DIMMED = 0.25  # opacity of the rows that are not the focus word's
+
+
+def caption(text: str, size: float = 24, color=palette.TEXT) -> Text:
+    """A line of explanation built from tokens (no example values in it)."""
+    return notation(Text(text, font=TOKEN_FONT, font_size=size, color=color))
+
+
+class AttendTrainStation(PacedScene):
+    """The sentence's attention matrix (rows are queries), then the focus word's row and its strongest other word."""
+
+    def construct(self) -> None:
+        ts = self.values["train_station"]
+        tokens, weights = ts["tokens"], ts["weights"]
+        focus, other = ts["focus"], ts["strongest_other"]
+        title = self.show_title()
+        cell = min(0.75, 5.2 / len(tokens))
+        heat = Heatmap(weights, tokens, cell=cell, caption=True).next_to(title, DOWN, buff=0.3).to_edge(LEFT, buff=0.6)
+        n = len(tokens)
+        self.narrate(f"Every word of this sentence attends to every word: a {n} × {n} grid of weights.")
+        self.play(FadeIn(heat.get_labels()), FadeIn(heat.get_caption()))
+        self.play(LaggedStart(*(heat.fill_row(i) for i in range(n)), lag_ratio=0.3, run_time=2.5))
+        self.narrate("Rows are queries: each row is one word asking how much every other word matters to it.")
+        self.focus_row(heat, focus)
+        bars = SoftmaxBars(weights[focus], tokens, bar_width=min(0.5, 3.5 / n), height=2.2, places=3)
+        heading = caption(f"the row of “{tokens[focus]}”", 26).next_to(bars, UP, buff=0.4)
+        VGroup(bars, heading).next_to(title, DOWN, buff=0.5).to_edge(RIGHT, buff=0.7)
+        self.narrate(f"Read the row of '{tokens[focus]}' as bars: its attention, shared out over the sentence.")
+        self.play(FadeIn(heading), FadeIn(VGroup(bars.baseline, bars.get_labels())))
+        self.play(bars.grow(run_time=1.5))
+        self.call_out(heat, bars, tokens, focus, other)
+        self.finish()
+        self.wait(1.5)
+
+    def focus_row(self, heat: Heatmap, focus: int) -> None:
+        """Dim every row but the focus word's, and frame it."""
+        others = VGroup(*(heat.get_row(i) for i in range(len(heat.row_labels)) if i != focus))
+        digits = VGroup(*(heat.get_row_digits(i) for i in range(len(heat.row_labels)) if i != focus))
+        frame = Rectangle(
+            width=heat.get_row(focus).width + 0.1, height=heat.get_row(focus).height + 0.1, color=palette.QUERY
+        ).move_to(heat.get_row(focus))
+        self.play(
+            others.animate.set_fill(opacity=DIMMED),
+            digits.animate.set_opacity(DIMMED),
+            Create(frame),
+            heat.row_labels[focus].animate.set_color(palette.QUERY),
+        )
+
+    def call_out(self, heat: Heatmap, bars: SoftmaxBars, tokens: list[str], focus: int, other: int) -> None:
+        """The strongest other word: its cell and bar marked, and what it means for the sentence."""
+        cell = heat.get_cell(focus, other)
+        mark = Rectangle(width=cell.width + 0.08, height=cell.height + 0.08, color=palette.TEXT, stroke_width=5)
+        self.narrate(f"Besides itself, '{tokens[focus]}' looks most at '{tokens[other]}'.")
+        self.play(
+            Create(mark.move_to(cell)),
+            Indicate(bars.get_bars()[other], color=palette.HEAT_HIGH),
+            Indicate(bars.get_labels()[other], color=palette.HEAT_HIGH),
+        )
+        lines = VGroup(
+            caption(f"besides itself, “{tokens[focus]}”", 26),
+            caption(f"looks most at “{tokens[other]}”", 26),
+            caption(f"so “{tokens[other]}” is read with “{tokens[focus]}”:", 24, palette.MUTED),
+            caption(f"a {tokens[focus]} {tokens[other]}", 30, palette.HEAT_LOW),
+        ).arrange(DOWN, buff=0.2)
+        lines.next_to(bars, DOWN, buff=0.5).match_x(bars.baseline)
+        self.narrate(f"So '{tokens[other]}' here means a {tokens[focus]} {tokens[other]}: context picks the meaning.")
+        self.play(LaggedStart(*(FadeIn(line, shift=UP * 0.1) for line in lines), lag_ratio=0.5))
