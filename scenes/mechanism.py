@@ -406,7 +406,8 @@ class TrackShapes(LessonScene):
             MathTex(name, font_size=36, tex_to_color_map=ROLE_COLORS),
             MathTex(shapes, font_size=30, color=palette.TEXT),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
-        formula.set_width(min(formula.width, 6.0))
+        if formula.width > 6.0:
+            formula.scale_to_fit_width(6.0)
         blocks = VGroup(left, MathTex(r"\cdot"), right, MathTex(r"\to"), result).arrange(RIGHT, buff=0.35)
         for block in (left, right, result):
             block.shift((left.cells.get_y() - block.cells.get_y()) * UP)
