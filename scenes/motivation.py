@@ -251,19 +251,21 @@ class CompareParallelism(LessonScene):
             self.play(cell.animate.highlight(palette.MUTED, 0.3), *links_in, run_time=0.4)
         self.play(FadeIn(sequential))
 
-        grid = cell_grid(len(tokens), 2.6).set_fill(opacity=0.1).to_edge(DOWN, buff=0.4).shift(3.0 * LEFT)
+        grid = cell_grid(len(tokens), 2.4).set_fill(opacity=0.1).to_edge(DOWN, buff=0.4).shift(3.0 * LEFT)
+        axes = Text("rows: queries, columns: keys", font_size=22, color=palette.MUTED).next_to(grid, UP, buff=0.15)
         parallel = VGroup(
-            Text("Self-attention: all", font_size=28, color=palette.HEAT_LOW),
-            Text(f"{fmt_int(rnn['pairs'])} pairs at the same time", font_size=28, color=palette.HEAT_LOW),
+            Text(f"Self-attention: all {fmt_int(rnn['pairs'])} pairs", font_size=28, color=palette.HEAT_LOW),
+            Text("in one parallel step", font_size=28, color=palette.HEAT_LOW),
             Text("GPUs and TPUs are built for this", font_size=24, color=palette.MUTED),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
         parallel.next_to(grid, RIGHT, buff=0.6)
         self.narrate("Self-attention compares every pair of tokens at once: one big parallel step.")
-        self.play(FadeIn(grid))
+        self.play(FadeIn(grid), FadeIn(axes))
         self.play(grid.animate.set_fill(palette.HEAT_LOW, opacity=0.6), FadeIn(parallel[:2]), run_time=1.2)
+        self.wait(1.5)
         self.narrate("GPUs and TPUs are built for exactly this, so training is much faster.")
         self.play(FadeIn(parallel[2]))
-        self.wait(3)
+        self.wait(3.5)
 
 
 class ConnectGlobally(LessonScene):
