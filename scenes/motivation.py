@@ -97,7 +97,14 @@ class ResolveAmbiguity(LessonScene):
             ["we", "sat", "by", "the", "water", "near", "the", "bank"], reader=7, helpers=[4], meaning="river bank"
         )
         water.next_to(money, DOWN, buff=1.0).set_x(0)
+        legend = Text(
+            "blue: the word being read    orange: the words that settle its meaning",
+            font_size=22,
+            color=palette.MUTED,
+            t2c={"blue:": palette.QUERY, "orange:": palette.KEY},
+        ).to_edge(DOWN, buff=0.3)
         self.narrate('We look at the other words: "money" says finance, "water" says river.')
+        self.play(FadeIn(legend))
         for sentence in (money, water):
             self.play(FadeIn(sentence[0]))
             self.play(LaggedStart(*(Create(arc) for arc in sentence[1]), FadeIn(sentence[2]), lag_ratio=0.5))
@@ -125,8 +132,8 @@ class ResolveAmbiguity(LessonScene):
             line_spacing=1.2,
         ).to_edge(DOWN, buff=0.8)
         self.narrate("Self-attention does this for every word: it reads the rest of the sentence to fix its meaning.")
-        self.play(Write(lesson))
-        self.wait(2)
+        self.play(FadeOut(legend), Write(lesson))
+        self.wait(2.5)
 
     def read_in_context(self, words: list[str], reader: int, helpers: list[int], meaning: str) -> VGroup:
         """A sentence with arrows from the ambiguous word to the words that resolve it, and the meaning."""
