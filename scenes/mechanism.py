@@ -174,7 +174,7 @@ class AlignVectors(LessonScene):
         self.play(GrowArrow(query), GrowArrow(key), FadeIn(readout))
         self.wait(1.5)
 
-        verdict = caption("", font_size=32)
+        verdict = VGroup()
         for turn, label, line in (
             (0.0, "aligned: strong match", "Turn the key along the query: the largest score, a strong match."),
             (PI / 2, "orthogonal: irrelevant", "At a right angle the score is zero: the key is irrelevant."),
