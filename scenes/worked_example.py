@@ -50,9 +50,17 @@ MAX_ROWS = 8  # rows drawn before a matrix abbreviates with an ellipsis
 MAX_COLS = 5
 
 
+TOP = 3.15  # y of the content's top edge, just below the title
+
+
 def matrix_font(rows: int) -> float:
     """Digit size for a matrix of ``rows`` rows: smaller for long sentences."""
-    return 30 if rows <= 5 else 24
+    return 30 if rows <= 5 else 22
+
+
+def below_title(mob):
+    """Move ``mob`` so its top edge sits just below the title."""
+    return mob.next_to(TOP * UP, DOWN, buff=0)
 
 
 def caption(text: str, size: float = 24, color=palette.MUTED) -> Text:
@@ -158,9 +166,8 @@ class ConfigureModel(LessonScene):
         groups = []
         for head in range(h):
             cells = VGroup(*squares[head * d_k : (head + 1) * d_k])
-            shade = palette.QUERY if head % 2 == 0 else palette.KEY
-            cells.set_fill(shade, opacity=0.35)
-            name = notation(Text(f"head {head + 1}", font=TOKEN_FONT, font_size=20, color=shade))
+            cells.set_fill(palette.TEXT, opacity=0.35 if head % 2 == 0 else 0.12)
+            name = notation(Text(f"head {head + 1}", font=TOKEN_FONT, font_size=20, color=palette.TEXT))
             groups.append(VGroup(cells, name.next_to(cells, DOWN, buff=0.15)))
         return groups
 
@@ -183,7 +190,7 @@ class IntroduceProjections(LessonScene):
         roles = ("query:\nwhat am I looking for?", "key:\nwhat do I offer?", "value:\nwhat do I pass on?")
         notes = VGroup(*(caption(text, 22, mat.color_role) for text, mat in zip(roles, mats, strict=True)))
         columns = VGroup(*(VGroup(m, n.next_to(m, DOWN, buff=0.35)) for m, n in zip(mats, notes, strict=True)))
-        fit_width(columns.arrange(RIGHT, buff=0.8, aligned_edge=UP), 12.5).move_to(UP * 0.3)
+        below_title(fit_width(columns.arrange(RIGHT, buff=0.8, aligned_edge=UP), 12.5))
         shape = MathTex(rf"{we['d_model']} \times {we['d_k']}", font_size=34, color=palette.MUTED).next_to(
             notes, DOWN, buff=0.35
         )
@@ -419,17 +426,18 @@ class NormalizeScores(LessonScene):
         head, tokens = we["heads"][0], we["tokens"]
         self.show_title()
         font = 24 if len(tokens) <= 5 else 20
-        scores = self.grid(head["scores"], tokens, r"QK^{\top}", font)
+        rows = min(len(tokens), 6)
+        scores = self.grid(head["scores"], tokens, r"QK^{\top}", font, rows)
         self.play(FadeIn(scores))
         scale = MathTex(
             rf"\div \sqrt{{d_k}} = \div \sqrt{{{head['d_k']}}} = \div {fmt(head['sqrt_d_k'])}", font_size=34
         ).next_to(scores, DOWN, buff=0.3)
         self.narrate(f"First divide every score by √d_k = {fmt(head['sqrt_d_k'])}, so scores stay in a gentle range.")
         self.play(Write(scale))
-        scaled = self.grid(head["scaled_scores"], tokens, r"QK^{\top} / \sqrt{d_k}", font)
+        scaled = self.grid(head["scaled_scores"], tokens, r"QK^{\top} / \sqrt{d_k}", font, rows)
         self.play(ReplacementTransform(scores, scaled), run_time=1.2)
         self.play(FadeOut(scale))
-        heatmap = self.heatmap(head, tokens).to_edge(RIGHT, buff=0.5).shift(UP * 0.3)
+        heatmap = below_title(self.heatmap(head, tokens)).to_edge(RIGHT, buff=0.4)
         self.play(FadeIn(heatmap.get_labels()), FadeIn(heatmap.get_caption()))
         row_frame = scaled.row_frame(0)
         self.narrate(f"Softmax, one row at a time. Take the row of '{tokens[0]}'.")
@@ -445,21 +453,22 @@ class NormalizeScores(LessonScene):
         self.play(FadeOut(row_frame))
         self.wait(2)
 
-    def grid(self, values, tokens, name: str, font: float) -> LabelledMatrix:
-        m = LabelledMatrix(values, row_labels=tokens, name=name, font_size=font, max_rows=MAX_ROWS, max_cols=6)
-        return m.to_corner(LEFT + UP, buff=0.4).shift(DOWN * 0.7)
+    def grid(self, values, tokens, name: str, font: float, rows: int) -> LabelledMatrix:
+        m = LabelledMatrix(values, row_labels=tokens, name=name, font_size=font, max_rows=rows, max_cols=6)
+        return below_title(m).to_edge(LEFT, buff=0.4)
 
     def heatmap(self, head, tokens) -> Heatmap:
-        cell = min(0.75, 4.6 / len(tokens))
+        cell = min(0.75, 4.4 / len(tokens))
         return Heatmap(head["weights"], tokens, cell=cell, caption=True)
 
     def softmax_row(self, head, tokens, i: int, scaled: LabelledMatrix) -> SoftmaxBars:
         """Exponentials as bars (their sum shown), then the same bars divided by that sum."""
-        width = min(0.7, 6.0 / len(tokens) * 0.75)
-        place = scaled.get_bottom() + DOWN * 0.6
-        exp = SoftmaxBars(head["exp_scores"][i], tokens, total=head["exp_sums"][i], height=1.6, bar_width=width)
-        exp.next_to(place, DOWN, buff=0).align_to(scaled, LEFT)
-        fit_width(exp, 6.8)
+        width = min(0.7, 5.4 / len(tokens) * 0.75)
+        height = 1.6 if len(tokens) <= 6 else 1.3
+        exp = SoftmaxBars(
+            head["exp_scores"][i], tokens, total=head["exp_sums"][i], height=height, bar_width=width, total_at=UP
+        )
+        exp.next_to(scaled, DOWN, buff=0.35).align_to(scaled, LEFT)
         self.narrate("Raise e to each scaled score: every result is positive. Then add them up.")
         self.play(exp.grow(run_time=1.4))
         self.play(FadeIn(exp.get_total()))
@@ -468,12 +477,12 @@ class NormalizeScores(LessonScene):
             head["weights"][i],
             tokens,
             total=head["weight_sums"][i],
-            height=1.6,
+            height=height,
             bar_width=width,
             max_value=head["exp_scores"][i].max() / head["exp_sums"][i],
+            total_at=UP,
         )
         norm.move_to(exp, aligned_edge=DOWN + LEFT)
-        fit_width(norm, exp.width)
         self.narrate("Divide each by the sum: the bars now add up to exactly 1. These are the attention weights.")
         self.play(ReplacementTransform(exp, norm), run_time=1.5)
         self.wait(1)
@@ -574,8 +583,9 @@ class CombineHeads(LessonScene):
         self.play(Write(formula))
         outputs = self.head_outputs(heads, tokens)
         for n in range(1, len(heads)):
-            self.quick_head(heads[n], tokens, n)
+            self.quick_head(heads[n], tokens, n, formula)
         self.narrate("Side by side, each head has its own output: one row per token, d_k columns each.")
+        self.play(FadeOut(formula))
         self.play(LaggedStart(*(FadeIn(o) for o in outputs), lag_ratio=0.3))
         self.wait(1)
         concat = self.concat_matrix(we, tokens).move_to(VGroup(*outputs))
@@ -583,7 +593,7 @@ class CombineHeads(LessonScene):
         self.play(*(FadeOut(o.get_name()) for o in outputs))
         self.play(self.join(outputs, concat, we["d_k"]), run_time=1.5)
         if we["W_O"] is not None:
-            self.project(we, tokens, concat, formula)
+            self.project(we, tokens, concat)
         self.wait(2)
 
     def head_outputs(self, heads, tokens) -> list[LabelledMatrix]:
@@ -594,7 +604,6 @@ class CombineHeads(LessonScene):
                 h["output"],
                 row_labels=tokens if n == 0 else None,
                 name=rf"\text{{head {n + 1}}}",
-                color=palette.QUERY if n % 2 == 0 else palette.KEY,
                 font_size=font,
                 max_rows=MAX_ROWS,
                 max_cols=4,
@@ -604,15 +613,15 @@ class CombineHeads(LessonScene):
         for out in outs:
             notation(out.get_name())
         group = VGroup(*outs).arrange(RIGHT, buff=0.5, aligned_edge=DOWN)
-        fit_width(group, 12).move_to(DOWN * 0.6)
+        below_title(fit_width(group, 12)).shift(DOWN * 0.2)
         return outs
 
-    def quick_head(self, head, tokens, n: int) -> None:
+    def quick_head(self, head, tokens, n: int, formula: MathTex) -> None:
         """A glimpse of head ``n``: its weights heatmap, briefly."""
-        cell = min(0.6, 4.4 / len(tokens))
-        weights = Heatmap(head["weights"], tokens, cell=cell).move_to(DOWN * 0.7)
+        cell = min(0.6, 3.4 / len(tokens))
         name = notation(Text(f"head {n + 1}: attention weights", font=TOKEN_FONT, font_size=24))
-        name.next_to(weights, UP, buff=0.2)
+        name.next_to(formula, DOWN, buff=0.3)
+        weights = Heatmap(head["weights"], tokens, cell=cell).next_to(name, DOWN, buff=0.2)
         self.narrate(f"Head {n + 1} weighs the tokens differently: it noticed other relationships.")
         self.play(FadeIn(weights), FadeIn(name), run_time=0.8)
         self.wait(1.2)
@@ -642,7 +651,7 @@ class CombineHeads(LessonScene):
             max_cols=8,
         )
 
-    def project(self, we, tokens, concat: LabelledMatrix, formula) -> None:
+    def project(self, we, tokens, concat: LabelledMatrix) -> None:
         """Multiply the concatenation by W_O: the layer's output."""
         self.narrate("Finally the output projection W_O mixes the heads into the layer's output.")
         out = LabelledMatrix(

@@ -9,10 +9,12 @@ from scenes.kit import (
     Heatmap,
     LabelledMatrix,
     SoftmaxBars,
+    TokenLabel,
     TokenRow,
     VectorPlane,
     palette,
     shown_indices,
+    stagger,
 )
 
 TOKENS = ["I", "love", "apple", "phones"]
@@ -63,7 +65,7 @@ def test_large_matrix_is_abbreviated_and_fits():
 
 def test_fit_within_never_shrinks_digits_below_legible():
     m = LabelledMatrix(np.ones((12, 8)), font_size=30).fit_within(1.0, 1.0)
-    assert m.get_entry(0, 0).font_size >= 16 - 1e-6
+    assert m.get_entry(0, 0).font_size >= 16
 
 
 def test_colour_only_matrix_has_no_digits():
@@ -113,3 +115,29 @@ def test_vector_plane_adds_tip_to_tail():
     # Same unit on both axes: a diagonal stays at 45 degrees.
     a, b = plane.c2p(0, 0), plane.c2p(1, 1)
     assert np.isclose(b[0] - a[0], b[1] - a[1])
+
+
+def _boxes_overlap(a, b) -> bool:
+    return (
+        min(a.get_right()[0], b.get_right()[0]) - max(a.get_left()[0], b.get_left()[0]) > 0.01
+        and min(a.get_top()[1], b.get_top()[1]) - max(a.get_bottom()[1], b.get_bottom()[1]) > 0.01
+    )
+
+
+@pytest.mark.parametrize("pitch", [1.5, 0.6, 0.3])
+def test_stagger_never_overlaps_neighbours(pitch):
+    labels = [TokenLabel(t, font_size=20) for t in ["grandmother's", "a", "kitchen", "spoons", "b"]]
+    stagger(labels, [j * pitch for j in range(5)], 0.0, pitch)
+    assert all(m.get_bottom()[1] >= -1e-6 for m in labels)  # all above the data edge
+    assert all(np.isclose(m.get_x(), j * pitch) for j, m in enumerate(labels))
+    for i, a in enumerate(labels):
+        for b in labels[i + 1 :]:
+            assert not _boxes_overlap(a, b)
+
+
+def test_turned_label_keeps_its_font_size():
+    label = TokenLabel("station", font_size=20)
+    wide = label.width
+    label.turn()
+    assert np.isclose(label.height, wide)
+    assert np.isclose(label.font_size, 20)

@@ -4,11 +4,12 @@ from .bars import SoftmaxBars
 from .base import LessonScene, notation
 from .heatmap import CONVENTION, Heatmap
 from .matrices import LabelledMatrix, shown_indices
-from .tokens import TOKEN_FONT, TokenLabel, TokenRow
+from .tokens import MIN_FONT_SIZE, TOKEN_FONT, TokenLabel, TokenRow, stagger
 from .vectors import VectorPlane, nice_extent
 
 __all__ = [
     "CONVENTION",
+    "MIN_FONT_SIZE",
     "TOKEN_FONT",
     "Heatmap",
     "LabelledMatrix",
@@ -20,4 +21,5 @@ __all__ = [
     "nice_extent",
     "notation",
     "shown_indices",
+    "stagger",
 ]

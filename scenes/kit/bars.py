@@ -23,9 +23,8 @@ from manim import (
 
 from . import palette
 from .base import notation
-from .tokens import TokenLabel, stagger
+from .tokens import MIN_FONT_SIZE, TokenLabel, stagger
 
-MIN_FONT_SIZE = 16
 NUMBER_SCALE = 1.25  # TeX digits look smaller than Pango text of the same font size
 
 
@@ -53,6 +52,8 @@ class SoftmaxBars(VGroup):
         One colour for all bars, or ``None`` for heat colours by value.
     places
         Decimals of the numbers.
+    total_at
+        RIGHT: the sum beside the baseline; UP: above the bars' right end.
 
     Examples
     --------
@@ -72,6 +73,7 @@ class SoftmaxBars(VGroup):
         color: ManimColor | None = None,
         places: int = 2,
         font_size: float = 22,
+        total_at: np.ndarray = RIGHT,
         **kwargs,
     ) -> None:
         super().__init__(**kwargs)
@@ -98,7 +100,10 @@ class SoftmaxBars(VGroup):
             equals = notation(TokenLabel("sum =", font_size=font + 2, color=palette.MUTED))
             value = DecimalNumber(total, num_decimal_places=places, font_size=(font + 2) * NUMBER_SCALE)
             self.total.add(equals, value.next_to(equals, RIGHT, buff=0.12))
-            self.total.next_to(self.baseline, RIGHT, buff=0.35).align_to(self.baseline, DOWN).shift(0.05 * UP)
+            if total_at is UP:
+                self.total.next_to(VGroup(self.bars, self.numbers), UP, buff=0.2).align_to(self.baseline, RIGHT)
+            else:
+                self.total.next_to(self.baseline, RIGHT, buff=0.35).align_to(self.baseline, DOWN).shift(0.05 * UP)
         self.add(self.baseline, self.bars, self.numbers, self.labels, self.total)
 
     def get_bars(self) -> VGroup:

@@ -8,9 +8,8 @@ import numpy as np
 from manim import DOWN, LEFT, Animation, DecimalNumber, FadeIn, LaggedStart, Square, Text, VGroup
 
 from . import palette
-from .tokens import TOKEN_FONT, TokenLabel, stagger
+from .tokens import MIN_FONT_SIZE, TOKEN_FONT, TokenLabel, stagger
 
-MIN_FONT_SIZE = 16
 CONVENTION = "rows are queries · softmax runs along each row"
 
 

@@ -28,9 +28,7 @@ from manim import (
 from . import palette
 from .base import notation
 from .numbers import places_for
-from .tokens import TOKEN_FONT, TokenLabel, stagger
-
-MIN_FONT_SIZE = 16  # smallest legible text at 480p
+from .tokens import MIN_FONT_SIZE, TOKEN_FONT, TokenLabel, stagger
 
 
 def shown_indices(count: int, limit: int) -> list[int | None]:

@@ -12,6 +12,9 @@ from . import palette
 #: The one font of every token (Pango renders any script a user types).
 TOKEN_FONT = "DejaVu Sans"
 
+#: Smallest text the kit draws: legible at 480p, a little above the layout check's floor of 16.
+MIN_FONT_SIZE = 17
+
 
 class TokenLabel(Text):
     """A token drawn in the lesson's token font, never through LaTeX.
@@ -25,6 +28,13 @@ class TokenLabel(Text):
     def __init__(self, token: str, font_size: float = 26, color: ManimColor = palette.TEXT, **kwargs) -> None:
         super().__init__(token, font=TOKEN_FONT, font_size=font_size, color=color, **kwargs)
         self.token = token
+
+    def turn(self) -> TokenLabel:
+        """Rotate a quarter turn (reading upwards), keeping ``font_size`` the size of the letters."""
+        before = self.height
+        self.rotate(np.pi / 2)
+        self.initial_height *= self.height / before
+        return self
 
 
 class TokenRow(VGroup):
@@ -71,17 +81,23 @@ class TokenRow(VGroup):
 
 
 def stagger(labels: Sequence[Mobject], xs: Sequence[float], y: float, pitch: float, direction: np.ndarray = UP) -> None:
-    """Centre each label over its x, on as many levels as needed so neighbours never overlap.
+    """Centre each label on its x, on up to two levels so that neighbours never overlap.
 
-    Labels wider than ``pitch`` (the distance between two x's) alternate between
-    levels instead of shrinking or rotating, so every token stays upright and legible.
-    ``y`` is the edge nearest the data; levels grow in ``direction`` (UP or DOWN).
+    Labels wider than ``pitch`` (the distance between two x's) alternate between two
+    levels; when even that is too tight, every label is turned a quarter. ``y`` is the
+    edge nearest the data; levels grow in ``direction`` (UP or DOWN).
     """
-    widest = max((m.width for m in labels), default=0.0)
-    levels = max(1, int(np.ceil((widest + 0.08) / max(pitch, 1e-6))))
+    levels = _levels(labels, pitch)
+    if levels > 2:
+        for mob in labels:
+            mob.turn()
+        levels = _levels(labels, pitch)
     step = max((m.height for m in labels), default=0.0) + 0.06
-    edge = -direction
     for j, (mob, x) in enumerate(zip(labels, xs, strict=True)):
-        anchor = np.array([x, y, 0.0]) + direction * step * (j % levels)
-        mob.move_to(anchor, aligned_edge=edge)
+        mob.move_to(np.array([x, y, 0.0]) + direction * step * (j % levels), aligned_edge=-direction)
         mob.set_x(x)
+
+
+def _levels(labels: Sequence[Mobject], pitch: float) -> int:
+    widest = max((m.width for m in labels), default=0.0)
+    return max(1, int(np.ceil((widest + 0.08) / max(pitch, 1e-6))))
