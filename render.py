@@ -19,6 +19,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 from importlib.metadata import version
 from pathlib import Path
 from typing import IO, Any
@@ -119,30 +120,33 @@ def select(patterns: list[str] | None) -> list[Entry]:
 # --- fingerprints -------------------------------------------------------------------------
 
 
-def source_files(entry: Entry) -> list[Path]:
-    """The scene's own file and everything every scene shares, in a stable order."""
-    files = [ROOT / entry.file]
-    for name in SHARED_SOURCES:
-        path = ROOT / name
-        files += sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts) or [path]
-    return files
+def files_digest(paths: list[Path]) -> str:
+    """sha256 over the files' paths (relative to the repository) and contents."""
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0")
+        digest.update(path.read_bytes() if path.is_file() else b"<missing>")
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+@cache
+def shared_inputs() -> dict[str, str]:
+    """What every scene depends on: the shared sources (read once per run) and the manim version."""
+    files = [p for name in SHARED_SOURCES for p in sorted((ROOT / name).rglob("*")) if p.is_file()]
+    return {"shared": files_digest([p for p in files if "__pycache__" not in p.parts]), "manim": version("manim")}
 
 
 def fingerprint(entry: Entry, raw_example: dict, settings: dict) -> str:
     """sha256 over all a scene's output depends on: sources, its example sections, settings, manim."""
-    digest = hashlib.sha256()
-    for path in source_files(entry):
-        digest.update(str(path.relative_to(ROOT)).encode() + b"\0")
-        digest.update(path.read_bytes() if path.is_file() else b"<missing>")
-        digest.update(b"\0")
     inputs = {
+        "scene": files_digest([ROOT / entry.file]),
         "entry": entry.as_dict(),
         "example": {section: raw_example.get(section) for section in entry.depends_on},
         "settings": settings,
-        "manim": version("manim"),
+        **shared_inputs(),
     }
-    digest.update(json.dumps(inputs, sort_keys=True, separators=(",", ":"), default=str).encode())
-    return digest.hexdigest()
+    return hashlib.sha256(json.dumps(inputs, sort_keys=True, separators=(",", ":"), default=str).encode()).hexdigest()
 
 
 # --- checking and placing files -----------------------------------------------------------
@@ -565,7 +569,7 @@ def write_manifest(
         "lesson": lesson,
         **settings,
         "example": str(example),
-        "manim": version("manim"),
+        "manim": shared_inputs()["manim"],
         "failed": [r["id"] for r in scenes if r["status"] == "failed"],
     }
     write_atomically(output / MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
