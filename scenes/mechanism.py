@@ -27,9 +27,10 @@ from manim import (
     always_redraw,
 )
 
-from scenes.kit import LessonScene, SoftmaxBars, TokenLabel, VectorPlane, notation, palette
+from scenes.kit import SoftmaxBars, TokenLabel, VectorPlane, notation, palette
 from scenes.kit.diagrams import Card, LabelBox, ShapeBlock, connect
 from scenes.kit.numbers import fmt
+from scenes.kit.pacing import PacedScene
 
 ROLE_COLORS = {"Q": palette.QUERY, "K": palette.KEY, "V": palette.VALUE}
 
@@ -53,7 +54,7 @@ def caption(text: str, font_size: float = 28, color=palette.TEXT) -> Text:
     return Text(text, font_size=font_size, color=color)
 
 
-class UnpackFormula(LessonScene):
+class UnpackFormula(PacedScene):
     """The core formula, then Q, K and V as a search engine: "ate" looks for food, "apple" tags itself."""
 
     def construct(self) -> None:
@@ -94,7 +95,7 @@ class UnpackFormula(LessonScene):
         self.wait(2.5)
 
 
-class LookUpDatabase(LessonScene):
+class LookUpDatabase(PacedScene):
     """A database returns the value of the one key that matches; attention blends every value by weight."""
 
     def construct(self) -> None:
@@ -143,7 +144,7 @@ class LookUpDatabase(LessonScene):
         return VGroup(VGroup(heading, query), bars, answer)
 
 
-class AlignVectors(LessonScene):
+class AlignVectors(PacedScene):
     """Why the dot product: a key turns around a query while their dot product is read live."""
 
     def construct(self) -> None:
@@ -210,7 +211,7 @@ class AlignVectors(LessonScene):
         )
 
 
-class SeparateRoles(LessonScene):
+class SeparateRoles(PacedScene):
     """Why three matrices: one vector per word would make "I" look for "I"; projections give it three roles."""
 
     def construct(self) -> None:
@@ -275,7 +276,7 @@ class SeparateRoles(LessonScene):
         return (("W_Q", palette.QUERY), ("W_K", palette.KEY), ("W_V", palette.VALUE))
 
 
-class GeneralizeAttention(LessonScene):
+class GeneralizeAttention(PacedScene):
     """From RNN attention (a context vector over encoder states) to self-attention over the sequence itself."""
 
     def construct(self) -> None:
@@ -344,7 +345,7 @@ class GeneralizeAttention(LessonScene):
         )
 
 
-class TrackShapes(LessonScene):
+class TrackShapes(PacedScene):
     """Shape tracking with the worked example's sizes: projections, QKᵀ, the output, and a batch."""
 
     def construct(self) -> None:

@@ -23,10 +23,11 @@ from manim import (
     Write,
 )
 
-from scenes.kit import TOKEN_FONT, LabelledMatrix, LessonScene, TokenRow, notation, palette
+from scenes.kit import TOKEN_FONT, LabelledMatrix, TokenRow, notation, palette
 from scenes.kit.charts import cell_grid
 from scenes.kit.diagrams import LabelBox, Sentence, arc_between, connect, stack
 from scenes.kit.numbers import fmt, fmt_int
+from scenes.kit.pacing import PacedScene
 
 COLUMN_SPAN = 12.4
 HOP = (
@@ -46,7 +47,7 @@ def spread(tokens: TokenRow, y: float) -> TokenRow:
 TRANSFORMER_LAYER = ("Multi-head self-attention", "Add & Norm", "Feed-forward", "Add & Norm")
 
 
-class LocateAttention(LessonScene):
+class LocateAttention(PacedScene):
     """The Transformer as a block diagram, built bottom-up; the attention block lights up."""
 
     def construct(self) -> None:
@@ -79,7 +80,7 @@ class LocateAttention(LessonScene):
         self.wait(3)
 
 
-class ResolveAmbiguity(LessonScene):
+class ResolveAmbiguity(PacedScene):
     """The dictionary analogy: "bank" is read through "money" or "water"; "check" through "cashed" and "bank"."""
 
     def construct(self) -> None:
@@ -146,7 +147,7 @@ class ResolveAmbiguity(LessonScene):
         return VGroup(sentence, arcs, label)
 
 
-class FadeRecurrentSignal(LessonScene):
+class FadeRecurrentSignal(PacedScene):
     """An RNN reads the sentence step by step while the signal of "keys" fades before "are"."""
 
     def construct(self) -> None:
@@ -195,7 +196,7 @@ class FadeRecurrentSignal(LessonScene):
         self.wait(3)
 
 
-class ContrastEmbeddings(LessonScene):
+class ContrastEmbeddings(PacedScene):
     """Fixed embeddings (the same in any sentence) against the contextual vectors self-attention makes."""
 
     def construct(self) -> None:
@@ -239,7 +240,7 @@ class ContrastEmbeddings(LessonScene):
         return Text(f"Z({tokens[0]}) = {terms}", font=TOKEN_FONT, font_size=30, t2c={"V(": palette.VALUE})
 
 
-class CompareParallelism(LessonScene):
+class CompareParallelism(PacedScene):
     """An RNN needs one step per token; self-attention compares all pairs of tokens in one parallel step."""
 
     def construct(self) -> None:
@@ -275,7 +276,7 @@ class CompareParallelism(LessonScene):
         self.wait(3.5)
 
 
-class ConnectGlobally(LessonScene):
+class ConnectGlobally(PacedScene):
     """Global context: "are" reaches "keys" in one step; no time steps, weights from content."""
 
     def construct(self) -> None:

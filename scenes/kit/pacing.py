@@ -1,29 +1,36 @@
-"""Scenes paced by their narration: a new subtitle waits until the previous one has been read."""
+"""Narration that sets the pace: a subtitle is never cut short by the next one or by the clip's end."""
 
 from __future__ import annotations
 
-from .base import LessonScene
+from manim import config
 
-SETTLE = 0.3  # seconds of stillness after a subtitle is read
+from .base import LessonScene
 
 
 class PacedScene(LessonScene):
-    """A :class:`LessonScene` whose subtitles never overlap and are never cut short.
+    """A lesson scene that waits, when needed, until the current subtitle has been read.
 
-    :meth:`narrate` first waits for the previous subtitle's reading time to pass
-    (animations played meanwhile count), and :meth:`finish` waits out the last one.
+    :meth:`narrate` first lets the previous line finish, and the clip ends only after
+    its last line: with the sound off, every subtitle stays on screen for its reading time.
     """
 
-    speech_ends: float = 0.0
+    def setup(self) -> None:
+        super().setup()
+        self.narration_ends = 0.0
 
     def narrate(self, text: str, duration: float | None = None) -> float:
-        self.finish()
+        """Wait for the previous subtitle to finish, then show ``text`` (see :meth:`LessonScene.narrate`)."""
+        self.finish_narration()
         seconds = super().narrate(text, duration)
-        self.speech_ends = self.time + seconds
+        self.narration_ends = self.time + seconds
         return seconds
 
-    def finish(self) -> None:
-        """Wait until the current subtitle has been read."""
-        left = self.speech_ends + SETTLE - self.time
-        if left > 0.05:
-            self.wait(left)
+    def finish_narration(self) -> None:
+        """Wait until the current subtitle has been on screen for its whole duration."""
+        if self.time < self.narration_ends - 1e-6:
+            # One frame more: a wait is cut to whole frames, which could end it just short.
+            self.wait(self.narration_ends - self.time + 1 / config.frame_rate)
+
+    def tear_down(self) -> None:
+        self.finish_narration()
+        super().tear_down()
