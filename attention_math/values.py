@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from . import demos
+from . import demos, real_model
 from .attention import multi_head
 from .errors import UndeclaredSectionError
 from .example import DEFAULT_EXAMPLE, load_example
@@ -43,6 +43,7 @@ COMPUTE = {
     "rnn_decay": demos.rnn_decay,
     "train_station": demos.train_station,
     "semantic_shift": demos.semantic_shift,
+    "real_model": real_model.values,
 }
 
 
