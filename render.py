@@ -6,6 +6,7 @@ Run ``python render.py --help``; the outputs and exit statuses are described in 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import fcntl
 import fnmatch
 import hashlib
@@ -41,6 +42,7 @@ WORK = ".work"  # per-scene media folders and files not yet checked; removed at 
 CACHE = ".cache"  # TeX and Text SVGs of earlier workers, reused by later ones (manim names them by content)
 SVG_FOLDERS = ("Tex", "texts")
 LOG_TAIL_LINES = 15
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
 class UsageError(Exception):
@@ -298,7 +300,13 @@ def start(job: Job, args: argparse.Namespace, output: Path, example: Path) -> No
         stdout=job.log,
         stderr=subprocess.STDOUT,
         stdin=subprocess.DEVNULL,
+        preexec_fn=die_with_parent,
     )
+
+
+def die_with_parent() -> None:
+    """In a worker, before manim starts: the kernel ends it if render.py is killed (Linux prctl)."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def finish(job: Job, args: argparse.Namespace, output: Path) -> None:

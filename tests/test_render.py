@@ -271,6 +271,31 @@ def test_ctrl_c_keeps_finished_scenes_and_the_next_run_resumes(repo):
     assert statuses(repo, "out-int") == {"width": "skipped", "scaling": "rendered"}
 
 
+def test_kill_leaves_no_worker_behind_and_the_next_run_finishes(repo):
+    out = repo / "out-kill"
+    run = start(repo, *GOOD, output="out-kill")
+    wait_for(lambda: (out / ".work").exists() and children(run.pid))
+    workers = children(run.pid)
+    run.kill()
+    run.communicate(timeout=30)
+    wait_for(lambda: not any(alive(pid) for pid in workers), timeout=1.5)  # a worker alone needs seconds more
+    result = render(repo, *GOOD, output="out-kill")
+    assert result.returncode == 0, result.stderr
+    assert set(statuses(repo, "out-kill").values()) == {"rendered"}
+
+
+def children(pid: int) -> list[int]:
+    return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def alive(pid: int) -> bool:
+    """Running (not gone, not a zombie waiting to be reaped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
 def test_second_run_on_the_same_folder_is_refused(repo):
     out = repo / "out-lock"
     first = start(repo, "--scenes", "scaling", output="out-lock")
