@@ -253,7 +253,7 @@ class CompareScaling(PacedScene):
         self.show_chart(charts[0])
         self.narrate("Softmax of the scaled scores stays balanced: both keys keep a say, and gradients keep flowing.")
         self.show_chart(charts[1])
-        self.finish()
+        self.finish_narration()
         self.wait(1.5)
 
     def show_chart(self, chart: VGroup) -> None:

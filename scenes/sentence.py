@@ -51,7 +51,7 @@ class AttendTrainStation(PacedScene):
         self.play(FadeIn(heading), FadeIn(VGroup(bars.baseline, bars.get_labels())))
         self.play(bars.grow(run_time=1.5))
         self.call_out(heat, bars, tokens, focus, other)
-        self.finish()
+        self.finish_narration()
         self.wait(1.5)
 
     def focus_row(self, heat: Heatmap, focus: int) -> None:

@@ -1,0 +1,217 @@
+"""The meaning map: words as points on a 2-D plane, clusters as coloured regions, a word pulled by context."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+import numpy as np
+from manim import (
+    DL,
+    DOWN,
+    DR,
+    LEFT,
+    RIGHT,
+    UL,
+    UP,
+    UR,
+    Arrow,
+    Circle,
+    DashedLine,
+    DecimalNumber,
+    Dot,
+    ManimColor,
+    Mobject,
+    VGroup,
+)
+
+from . import palette
+from .tokens import TokenLabel
+from .vectors import VectorPlane, nice_extent
+
+CLUSTER_COLORS = {"fruit": palette.FRUIT, "tech": palette.TECH}
+LABEL_DIRECTIONS = (DOWN, UP, RIGHT, LEFT, DR, UR, DL, UL)
+REGION_MARGIN = 0.45  # how far a cluster's region reaches beyond its farthest word
+NUMBER_SCALE = 1.25  # TeX digits look smaller than Pango text of the same font size
+
+
+def cluster_color(name: str) -> ManimColor:
+    """The role colour of a cluster (fruit purple, tech blue; any other cluster muted)."""
+    return CLUSTER_COLORS.get(name, palette.MUTED)
+
+
+def overlaps(a: Mobject, b: Mobject, gap: float = 0.04) -> bool:
+    """Whether the bounding boxes of ``a`` and ``b`` come closer than ``gap``."""
+    (al, ab), (ar, at) = a.get_corner(DL)[:2], a.get_corner(UR)[:2]
+    (bl, bb), (br, bt) = b.get_corner(DL)[:2], b.get_corner(UR)[:2]
+    return al < br + gap and bl < ar + gap and ab < bt + gap and bb < at + gap
+
+
+def place_label(label: Mobject, dot: Mobject, obstacles: Iterable[Mobject], away: np.ndarray | None = None) -> Mobject:
+    """Put ``label`` beside ``dot`` on the first side where it touches none of ``obstacles``.
+
+    Sides are tried in a fixed order, or, given a direction ``away``, the sides most along it first.
+    """
+    obstacles = list(obstacles)
+    sides = LABEL_DIRECTIONS
+    if away is not None:
+        sides = sorted(sides, key=lambda d: -float(np.dot(d, away)) / np.linalg.norm(d))
+    for direction in sides:
+        label.next_to(dot, direction, buff=0.08)
+        if not any(overlaps(label, other) for other in obstacles):
+            return label
+    return label.next_to(dot, sides[0], buff=0.08)
+
+
+class WordMark(VGroup):
+    """A word on the map: a dot and its label (token font)."""
+
+    def __init__(self, word: str, point: np.ndarray, color: ManimColor, font_size: float = 22) -> None:
+        self.dot = Dot(point, radius=0.07, color=color)
+        self.label = TokenLabel(word, font_size=font_size, color=color).set_z_index(1)
+        self.placed = False
+        super().__init__(self.dot, self.label)
+
+
+class MeaningMap(VGroup):
+    """Words at their 2-D positions, each cluster a tinted region with its centroid ringed.
+
+    Only the cluster words are drawn at first; :meth:`mark` adds any other word
+    (the focus word, a sentence's context words) with a label that avoids the others.
+
+    Parameters
+    ----------
+    words
+        Every word's 2-D position (``semantic_shift.words``).
+    clusters
+        Cluster name → its words.
+    centroids
+        Cluster name → its computed centre.
+    width, height
+        Room on screen; the plane keeps one unit equal on both axes.
+
+    Examples
+    --------
+    >>> m = MeaningMap({"a": np.array([0, 1]), "b": np.array([1, 0])}, {"x": ["a", "b"]}, {"x": np.array([.5, .5])})
+    >>> sorted(m.regions)
+    ['x']
+    """
+
+    def __init__(
+        self,
+        words: Mapping[str, np.ndarray],
+        clusters: Mapping[str, Sequence[str]],
+        centroids: Mapping[str, np.ndarray],
+        width: float = 8.0,
+        height: float = 5.5,
+        font_size: float = 22,
+    ) -> None:
+        super().__init__()
+        self.words = {w: np.asarray(p, dtype=float) for w, p in words.items()}
+        self.font_size = font_size
+        self.plane = VectorPlane(nice_extent(np.array(list(self.words.values()))), width=width, height=height)
+        self.plane.axes.set_opacity(0.3)
+        self.regions: dict[str, VGroup] = {}
+        self.marks: dict[str, WordMark] = {}
+        self.add(self.plane)
+        for name, members in clusters.items():
+            self.regions[name] = self._region(name, members, centroids[name])
+            self.add(self.regions[name])
+        self.cluster_marks = {
+            name: VGroup(*(self._register(word, cluster_color(name)) for word in members))
+            for name, members in clusters.items()
+        }
+        for mark in list(self.marks.values()):
+            self._place(mark)
+        self.add(*self.cluster_marks.values())
+
+    def point(self, xy: Sequence[float]) -> np.ndarray:
+        """Screen position of map coordinates ``xy``."""
+        return self.plane.c2p(*xy)
+
+    def _region(self, name: str, members: Sequence[str], centre: np.ndarray) -> VGroup:
+        """A tinted disc around the cluster, its name above it, and a ring on its centroid."""
+        color = cluster_color(name)
+        reach = max(np.linalg.norm(self.point(self.words[w]) - self.point(centre)) for w in members)
+        disc = Circle(radius=reach + REGION_MARGIN, color=color, stroke_width=2, stroke_opacity=0.5)
+        disc.set_fill(color, opacity=0.12).move_to(self.point(centre))
+        ring = Circle(radius=0.1, color=color, stroke_width=3).move_to(self.point(centre))
+        title = TokenLabel(name, font_size=self.font_size + 4, color=color).next_to(disc, UP, buff=0.08)
+        region = VGroup(disc, ring, title)
+        region.disc, region.centre, region.title = disc, ring, title
+        return region
+
+    def obstacles(self, exclude: WordMark | None = None) -> list[Mobject]:
+        """Everything a label must not touch: centre rings, region names, every dot, the labels placed so far."""
+        found = [r.centre for r in self.regions.values()] + [r.title for r in self.regions.values()]
+        for mark in self.marks.values():
+            if mark is not exclude:
+                found += [mark.dot, mark.label] if mark.placed else [mark.dot]
+        return found
+
+    def _register(self, word: str, color: ManimColor, at: Sequence[float] | None = None) -> WordMark:
+        mark = WordMark(word, self.point(self.words[word] if at is None else at), color, self.font_size)
+        self.marks[word] = mark
+        return mark
+
+    def _place(self, mark: WordMark, away: np.ndarray | None = None) -> None:
+        place_label(mark.label, mark.dot, self.obstacles(exclude=mark), away)
+        mark.placed = True
+
+    def mark(
+        self,
+        word: str,
+        color: ManimColor = palette.MUTED,
+        at: Sequence[float] | None = None,
+        away_from: Sequence[float] | None = None,
+    ) -> WordMark:
+        """A word's dot and label at its position (or ``at``); not yet added.
+
+        The label keeps clear of the others, on the side facing away from ``away_from`` when given
+        (where an arrow from there would not cross it).
+        """
+        mark = self._register(word, color, at)
+        away = None
+        if away_from is not None:
+            away = mark.dot.get_center() - self.point(away_from)
+        self._place(mark, away)
+        return mark
+
+    def moved(self, word: str, xy: Sequence[float]) -> WordMark:
+        """A copy of ``word``'s mark at map point ``xy``, its label re-placed there (Transform the mark into it)."""
+        mark = self.marks[word]
+        target = mark.copy()
+        target.shift(self.point(xy) - mark.dot.get_center())
+        place_label(target.label, target.dot, self.obstacles(exclude=mark))
+        return target
+
+    def forget(self, word: str) -> WordMark:
+        """Stop avoiding ``word``'s label (before fading it out); returns its mark."""
+        return self.marks.pop(word)
+
+    def pull_arrow(self, start: Sequence[float], word: str, weight: float, strongest: float) -> Arrow:
+        """An arrow from ``start`` toward ``word``: thicker and brighter for a larger attention ``weight``."""
+        share = weight / strongest if strongest > 0 else 0.0
+        arrow = Arrow(
+            self.point(start),
+            self.point(self.words[word]),
+            buff=0.16,
+            stroke_width=1.5 + 9 * share,
+            color=palette.heat(share),
+            max_tip_length_to_length_ratio=0.08 + 0.1 * share,
+        )
+        return arrow.set_opacity(0.35 + 0.65 * share)
+
+    def distance_lines(self, xy: Sequence[float], distances: Mapping[str, float]) -> VGroup:
+        """Dashed lines from ``xy`` to each centroid, each with its computed length beside it."""
+        group = VGroup()
+        for name, region in self.regions.items():
+            line = DashedLine(self.point(xy), region.centre.get_center(), color=cluster_color(name), stroke_width=2)
+            line.scale(0.93, about_point=line.get_start())
+            number = DecimalNumber(
+                distances[name],
+                num_decimal_places=2,
+                font_size=self.font_size * NUMBER_SCALE * 1.2,
+                color=cluster_color(name),
+            )
+            group.add(VGroup(line, number.next_to(line.get_center(), UP, buff=0.15)))
+        return group
