@@ -91,14 +91,34 @@ def fit_width(mob, width: float):
     return mob.scale_to_fit_width(width) if mob.width > width else mob
 
 
-class ShowEmbeddings(LessonScene):
+class WorkedScene(LessonScene):
+    """A step of the worked example: subtitles never overlap, the last one is read before the end."""
+
+    subtitle_end = 0.0
+
+    def say(self, text: str) -> None:
+        """Wait until the previous subtitle has been read, then show ``text``."""
+        self.finish_reading()
+        self.subtitle_end = self.time + self.narrate(text)
+
+    def finish_reading(self) -> None:
+        """Wait for the current subtitle's reading time to run out."""
+        if self.subtitle_end - self.time > 0.05:
+            self.wait(self.subtitle_end - self.time)
+
+    def tear_down(self) -> None:
+        """The clip ends only after its last subtitle has been read."""
+        self.finish_reading()
+
+
+class ShowEmbeddings(WorkedScene):
     """Step 1: each token becomes a row of X, d_model numbers long."""
 
     def construct(self) -> None:
         we = self.values["worked_example"]
         tokens, x = we["tokens"], we["X"]
         self.show_title()
-        self.narrate("We start from a sentence. Each token is looked up as a vector of numbers: its embedding.")
+        self.say("We start from a sentence. Each token is looked up as a vector of numbers: its embedding.")
         sentence = TokenRow(tokens, font_size=36).move_to(UP * 1.5)
         sentence = fit_width(sentence, 12)
         self.play(LaggedStart(*(FadeIn(t, shift=DOWN * 0.2) for t in sentence), lag_ratio=0.2))
@@ -107,7 +127,7 @@ class ShowEmbeddings(LessonScene):
             x, row_labels=tokens, name="X", font_size=matrix_font(len(tokens)), max_rows=MAX_ROWS, max_cols=8
         )
         matrix.move_to(DOWN * 0.4)
-        self.narrate("Stacked one row per token, the embeddings form the input matrix X.")
+        self.say("Stacked one row per token, the embeddings form the input matrix X.")
         self.play(
             ReplacementTransform(sentence, matrix.get_row_labels()),
             FadeIn(matrix.get_brackets()),
@@ -117,15 +137,15 @@ class ShowEmbeddings(LessonScene):
         self.play(matrix.fill_in(run_time=1.5))
         brace = Brace(matrix.cells, DOWN, color=palette.MUTED)
         width = MathTex(rf"d_{{\text{{model}}}} = {we['d_model']}", font_size=34).next_to(brace, DOWN, buff=0.1)
-        self.narrate(f"Every row has d_model = {we['d_model']} numbers: the width of the model.")
+        self.say(f"Every row has d_model = {we['d_model']} numbers: the width of the model.")
         self.play(FadeIn(brace), Write(width))
         frame = matrix.row_frame(0)
-        self.narrate(f"Row by row, X holds one vector per token: here the row of '{tokens[0]}'.")
+        self.say(f"Row by row, X holds one vector per token: here the row of '{tokens[0]}'.")
         self.play(Create(frame))
         self.wait(1.5)
 
 
-class ConfigureModel(LessonScene):
+class ConfigureModel(WorkedScene):
     """Step 2: d_model and h are chosen; d_k = d_model / h is derived."""
 
     def construct(self) -> None:
@@ -151,10 +171,10 @@ class ConfigureModel(LessonScene):
             f"Each head works in d_k = d_model / h = {d_k} dimensions.",
         )
         for line, note, text in zip(lines, notes, narration, strict=True):
-            self.narrate(text)
+            self.say(text)
             self.play(Write(line), FadeIn(note), run_time=1.2)
             self.wait(0.5)
-        self.narrate("The model's width is split evenly: each head gets its own d_k slice.")
+        self.say("The model's width is split evenly: each head gets its own d_k slice.")
         self.play(LaggedStart(*map(FadeIn, self.split_bar(d_model, h, d_k)), lag_ratio=0.15))
         self.wait(2)
 
@@ -172,14 +192,14 @@ class ConfigureModel(LessonScene):
         return groups
 
 
-class IntroduceProjections(LessonScene):
+class IntroduceProjections(WorkedScene):
     """Step 3: head 1's learned W_q, W_k, W_v, each d_model × d_k, and what each is for."""
 
     def construct(self) -> None:
         we = self.values["worked_example"]
         head = we["heads"][0]
         self.show_title()
-        self.narrate("Head 1 owns three learned matrices. Each turns a token's vector into a shorter one.")
+        self.say("Head 1 owns three learned matrices. Each turns a token's vector into a shorter one.")
         font = matrix_font(we["d_model"])
         mats = VGroup(
             *(
@@ -200,33 +220,31 @@ class IntroduceProjections(LessonScene):
             "W_v makes values: what each token passes on when it is chosen.",
         )
         for mat, note, text in zip(mats, notes, say, strict=True):
-            self.narrate(text)
+            self.say(text)
             self.play(FadeIn(mat.get_frame()), mat.fill_in(run_time=1), FadeIn(note))
             self.wait(0.6)
-        self.narrate(
-            f"Each is d_model × d_k = {we['d_model']} × {we['d_k']}: {we['d_model']} numbers in, {we['d_k']} out."
-        )
+        self.say(f"Each is d_model × d_k = {we['d_model']} × {we['d_k']}: {we['d_model']} numbers in, {we['d_k']} out.")
         self.play(Write(shape))
         self.wait(2)
 
 
-class MultiplyQueries(LessonScene):
+class MultiplyQueries(WorkedScene):
     """Step 4: Q = X·W_q entry by entry (products and running sum), then K and V faster."""
 
     def construct(self) -> None:
         we = self.values["worked_example"]
         head, tokens, x = we["heads"][0], we["tokens"], we["X"]
         self.show_title()
-        self.narrate("Queries come from a matrix product: Q = X · W_q.")
+        self.say("Queries come from a matrix product: Q = X · W_q.")
         parts = self.product_layout(x, head["W_q"], head["Q"], tokens, "Q")
         x_mat, w_mat, q_mat = parts[0], parts[2], parts[4]
         self.play(FadeIn(VGroup(*parts[:4])), FadeIn(q_mat.get_frame()))
         self.multiply_first_row(x_mat, w_mat, q_mat, head, "Q")
-        self.narrate("Every other row works the same way: one token's row times each column.")
+        self.say("Every other row works the same way: one token's row times each column.")
         self.fill_rows(x_mat, q_mat, skip_first=True, run_time=0.6)
         self.wait(0.8)
         for role, key in (("K", "W_k"), ("V", "W_v")):
-            self.narrate(
+            self.say(
                 "Keys and values are made the same way, with W_k and W_v."
                 if role == "K"
                 else "And V = X · W_v: the values each token will hand on."
@@ -266,13 +284,14 @@ class MultiplyQueries(LessonScene):
         row_frame = x_mat.row_frame(0)
         col_frame = w_mat.column_frame(0, palette.ROLE[role])
         self.play(Create(row_frame), Create(col_frame))
-        self.narrate("Entry (1, 1): multiply the first row of X with the first column of W_q, term by term, and add.")
+        self.say("Entry (1, 1): multiply the first row of X with the first column of W_q, term by term, and add.")
         shown_cols = [j for j in q_mat.shown_cols if j is not None]
         for n, j in enumerate(shown_cols):
-            line = product_line(x[0], w[:, j], places_for(x), places_for(w))
-            fit_width(line, 12.5).to_edge(DOWN, buff=0.9)
-            running = DecimalNumber(0, num_decimal_places=q_mat.places, font_size=34, color=palette.ROLE[role])
-            running.next_to(line, DOWN, buff=0.2)
+            line = product_line(x[0], w[:, j], places_for(x), places_for(w), size=28)
+            line.add(caption("=", 28, palette.TEXT)).arrange(RIGHT, buff=0.12)
+            fit_width(line, 11.5).next_to(x_mat, DOWN, buff=0.7).set_x(-0.6)
+            running = DecimalNumber(0, num_decimal_places=q_mat.places, font_size=40, color=palette.ROLE[role])
+            running.next_to(line, RIGHT, buff=0.2)
             if n:
                 self.play(Transform(col_frame, w_mat.column_frame(j, palette.ROLE[role])), FadeIn(line), run_time=0.5)
                 self.add(running)
@@ -286,7 +305,7 @@ class MultiplyQueries(LessonScene):
 
     def count_up(self, line: VGroup, running: DecimalNumber, partial: np.ndarray, terms: np.ndarray) -> None:
         """Light each product in turn while the running sum adds it."""
-        self.narrate("Each product adds to the running sum; the last sum is the entry.")
+        self.say("Each product adds to the running sum; the last sum is the entry.")
         for term, value in zip(line.terms, partial, strict=True):
             self.play(Indicate(term, color=palette.HEAT_LOW), ChangeDecimalToValue(running, value), run_time=0.7)
 
@@ -306,19 +325,19 @@ class MultiplyQueries(LessonScene):
         self.play(FadeOut(frame), run_time=0.3)
 
 
-class AlignDotProducts(LessonScene):
+class AlignDotProducts(WorkedScene):
     """Step 5: q·k as alignment, a query swept past a key, then the QKᵀ score grid cell by cell."""
 
     def construct(self) -> None:
         we = self.values["worked_example"]
         head, tokens = we["heads"][0], we["tokens"]
         self.show_title()
-        plane = VectorPlane(self.extent(head), width=5.2, height=4.6).to_corner(LEFT + DOWN, buff=0.5)
+        plane = VectorPlane(self.extent(head), width=6.0, height=5.6).to_edge(LEFT, buff=0.6).shift(DOWN * 0.55)
         note = caption("each key drawn at its true\nangle to the query", 20)
         fit_width(note, plane.width).next_to(plane, UP, buff=0.15)
         query = plane.polar_arrow(head["query_norms"][0], 0.0, palette.QUERY)
-        q_name = TokenRow([f"q: {tokens[0]}"], font_size=24, color=palette.QUERY).next_to(query.get_end(), DOWN)
-        self.narrate(f"A score asks: how well does the query of '{tokens[0]}' line up with each key?")
+        q_name = TokenRow([f"q: {tokens[0]}"], font_size=28, color=palette.QUERY).next_to(query.get_end(), DOWN)
+        self.say(f"A score asks: how well does the query of '{tokens[0]}' line up with each key?")
         self.play(Create(plane), FadeIn(note), GrowArrow(query), FadeIn(q_name))
         keys = VGroup(
             *(
@@ -329,7 +348,7 @@ class AlignDotProducts(LessonScene):
         self.play(LaggedStart(*map(GrowArrow, keys), lag_ratio=0.15))
         readout = self.readout(head, 0).next_to(plane, RIGHT, buff=0.8).align_to(plane, UP)
         best = int(np.argmax(head["scores"][0]))
-        self.narrate(f"The dot product q·k is largest for the key pointing most the same way: '{tokens[best]}'.")
+        self.say(f"The dot product q·k is largest for the key pointing most the same way: '{tokens[best]}'.")
         self.play(FadeIn(readout))
         for j in range(len(tokens)):
             self.show_pair(keys, readout, head, j, tokens)
@@ -343,16 +362,17 @@ class AlignDotProducts(LessonScene):
 
     def readout(self, head, j: int) -> VGroup:
         """ "q·k = " with the score of key ``j`` as a DecimalNumber."""
-        lhs = MathTex(r"q \cdot k =", font_size=40)
-        value = DecimalNumber(head["scores"][0, j], num_decimal_places=2, font_size=40)
+        lhs = MathTex(r"q \cdot k =", font_size=48)
+        value = DecimalNumber(head["scores"][0, j], num_decimal_places=2, font_size=48)
         return VGroup(lhs, value.next_to(lhs, RIGHT, buff=0.2))
 
     def show_pair(self, keys: VGroup, readout: VGroup, head, j: int, tokens: list[str]) -> None:
         """Light key ``j`` and show its score, written out as its products."""
         terms = head["score_terms"][0, j]
-        line = label(" + ".join(fmt(t) for t in terms), 22).next_to(readout, DOWN, buff=0.3)
-        fit_width(line, 5.5)
-        name = TokenRow([f"k: {tokens[j]}"], font_size=22, color=palette.KEY).next_to(line, DOWN, buff=0.2)
+        line = label(" + ".join(fmt(t) for t in terms), 28)
+        fit_width(line, 5.5).next_to(readout, DOWN, buff=0.3).align_to(readout, LEFT)
+        name = TokenRow([f"k: {tokens[j]}"], font_size=28, color=palette.KEY)
+        name.next_to(line, DOWN, buff=0.2).align_to(readout, LEFT)
         self.play(
             keys[j].animate.set_opacity(1),
             ChangeDecimalToValue(readout[1], head["scores"][0, j]),
@@ -373,11 +393,11 @@ class AlignDotProducts(LessonScene):
             (start + np.pi / 2, head["orthogonal_dot"], "orthogonal: zero"),
             (start + np.pi, head["opposite_dots"][0, best], "opposite: the most negative"),
         )
-        self.narrate("Turn the query: aligned gives the largest score, at right angles zero, opposite negative.")
+        self.say("Turn the query: aligned gives the largest score, at right angles zero, opposite negative.")
         self.add(ghost)
         angle, name = 0.0, None
         for target, value, text in stops:
-            fresh = caption(text, 24, palette.TEXT).next_to(readout, DOWN, buff=0.9).align_to(readout, LEFT)
+            fresh = caption(text, 28, palette.TEXT).next_to(readout, DOWN, buff=0.9).align_to(readout, LEFT)
             arc = Arc(radius=0.6, start_angle=0, angle=target, arc_center=plane.c2p(0, 0), color=palette.MUTED)
             self.play(
                 Rotate(ghost, target - angle, about_point=plane.c2p(0, 0)),
@@ -393,7 +413,7 @@ class AlignDotProducts(LessonScene):
 
     def fill_scores(self, head, tokens: list[str], old: VGroup) -> None:
         """The QKᵀ grid: row 1 cell by cell, then the other rows."""
-        self.narrate("Every query meets every key: the scores fill the grid QKᵀ, one row per query.")
+        self.say("Every query meets every key: the scores fill the grid QKᵀ, one row per query.")
         grid = LabelledMatrix(
             head["scores"],
             row_labels=tokens,
@@ -414,25 +434,25 @@ class AlignDotProducts(LessonScene):
                 self.remove(pair)
             else:
                 self.play(LaggedStart(*(FadeIn(c) for c in cells), lag_ratio=0.15), run_time=0.5)
-        self.narrate("Rows are queries, columns are keys: row i says how much token i cares about each token.")
+        self.say("Rows are queries, columns are keys: row i says how much token i cares about each token.")
         self.wait(2)
 
 
-class NormalizeScores(LessonScene):
+class NormalizeScores(WorkedScene):
     """Steps 6–7: scores ÷ √d_k, exponentials, bars normalized to sum 1, landing in the heatmap."""
 
     def construct(self) -> None:
         we = self.values["worked_example"]
         head, tokens = we["heads"][0], we["tokens"]
         self.show_title()
-        font = 24 if len(tokens) <= 5 else 20
+        font = 28 if len(tokens) <= 5 else 20
         rows = min(len(tokens), 6)
         scores = self.grid(head["scores"], tokens, r"QK^{\top}", font, rows)
         self.play(FadeIn(scores))
         scale = MathTex(
             rf"\div \sqrt{{d_k}} = \div \sqrt{{{head['d_k']}}} = \div {fmt(head['sqrt_d_k'])}", font_size=34
         ).next_to(scores, DOWN, buff=0.3)
-        self.narrate(f"First divide every score by √d_k = {fmt(head['sqrt_d_k'])}, so scores stay in a gentle range.")
+        self.say(f"First divide every score by √d_k = {fmt(head['sqrt_d_k'])}, so scores stay in a gentle range.")
         self.play(Write(scale))
         scaled = self.grid(head["scaled_scores"], tokens, r"QK^{\top} / \sqrt{d_k}", font, rows)
         self.play(ReplacementTransform(scores, scaled), run_time=1.2)
@@ -440,13 +460,14 @@ class NormalizeScores(LessonScene):
         heatmap = below_title(self.heatmap(head, tokens)).to_edge(RIGHT, buff=0.4)
         self.play(FadeIn(heatmap.get_labels()), FadeIn(heatmap.get_caption()))
         row_frame = scaled.row_frame(0)
-        self.narrate(f"Softmax, one row at a time. Take the row of '{tokens[0]}'.")
+        self.say(f"Softmax, one row at a time. Take the row of '{tokens[0]}'.")
         self.play(Create(row_frame))
         bars = self.softmax_row(head, tokens, 0, scaled)
-        self.narrate("The bars land in the first row of the weights: yellow is little attention, vermillion most.")
-        self.play(ReplacementTransform(bars.get_bars(), heatmap.get_row(0)), FadeOut(bars), run_time=1.2)
+        self.say("The bars land in the first row of the weights: yellow is little attention, vermillion most.")
+        rest = VGroup(bars.baseline, bars.get_numbers(), bars.get_labels(), bars.get_total())
+        self.play(ReplacementTransform(bars.get_bars(), heatmap.get_row(0)), FadeOut(rest), run_time=1.2)
         self.play(FadeIn(heatmap.get_row_digits(0)))
-        self.narrate("Every other row goes through the same softmax.")
+        self.say("Every other row goes through the same softmax.")
         for i in range(1, len(tokens)):
             target = scaled.row_frame(i) if scaled.is_shown(i, 0) else row_frame
             self.play(row_frame.animate.move_to(target), heatmap.fill_row(i), run_time=0.45)
@@ -469,7 +490,7 @@ class NormalizeScores(LessonScene):
             head["exp_scores"][i], tokens, total=head["exp_sums"][i], height=height, bar_width=width, total_at=UP
         )
         exp.next_to(scaled, DOWN, buff=0.35).align_to(scaled, LEFT)
-        self.narrate("Raise e to each scaled score: every result is positive. Then add them up.")
+        self.say("Raise e to each scaled score: every result is positive. Then add them up.")
         self.play(exp.grow(run_time=1.4))
         self.play(FadeIn(exp.get_total()))
         self.wait(0.6)
@@ -483,13 +504,13 @@ class NormalizeScores(LessonScene):
             total_at=UP,
         )
         norm.move_to(exp, aligned_edge=DOWN + LEFT)
-        self.narrate("Divide each by the sum: the bars now add up to exactly 1. These are the attention weights.")
+        self.say("Divide each by the sum: the bars now add up to exactly 1. These are the attention weights.")
         self.play(ReplacementTransform(exp, norm), run_time=1.5)
         self.wait(1)
         return norm
 
 
-class SumValues(LessonScene):
+class SumValues(WorkedScene):
     """Step 8: one token's output = its weights times the value vectors, added tip to tail."""
 
     def construct(self) -> None:
@@ -497,18 +518,20 @@ class SumValues(LessonScene):
         head, tokens = we["heads"][0], we["tokens"]
         self.show_title()
         i = 0
-        self.narrate(f"The output of '{tokens[i]}' mixes every value vector, each scaled by its attention weight.")
+        self.say(f"The output of '{tokens[i]}' mixes every value vector, each scaled by its attention weight.")
         weighted = LabelledMatrix(
             head["weighted_values"][i],
-            row_labels=[f"{w} × V {t}" for w, t in zip(map(fmt, head["weights"][i]), tokens, strict=True)],
+            row_labels=[f"{w} × value of {t}" for w, t in zip(map(fmt, head["weights"][i]), tokens, strict=True)],
+            name=r"\text{weight} \times \text{value}",
             color=palette.VALUE,
             font_size=matrix_font(len(tokens)),
             max_rows=MAX_ROWS,
             max_cols=MAX_COLS,
         )
-        weighted.to_corner(LEFT + UP, buff=0.5).shift(DOWN * 0.8)
+        below_title(weighted).to_edge(LEFT, buff=0.5)
         self.play(FadeIn(weighted.get_frame()))
-        plane = self.plane(head, i) if head["d_k"] == 2 else None
+        scenery = self.plane(head, i) if head["d_k"] == 2 else VGroup()
+        plane = scenery[0] if len(scenery) else None
         sums = head["output_partial_sums"][i]
         total = LabelledMatrix(
             sums[:1], name=r"\text{running sum}", color=palette.TEXT, font_size=28, max_cols=MAX_COLS
@@ -527,22 +550,24 @@ class SumValues(LessonScene):
             if plane:
                 anims.append(GrowArrow(arrows[j]))
             self.play(*anims, run_time=0.9 if j < 3 else 0.4)
-        self.narrate(f"The last running sum is the output of '{tokens[i]}': a blend, pulled toward heavy weights.")
+        self.say(f"The last running sum is the output of '{tokens[i]}': a blend, pulled toward heavy weights.")
         if plane:
             out = plane.arrow(head["output"][i], palette.TEXT)
-            self.play(GrowArrow(out))
+            name = TokenRow([f"output of {tokens[i]}"], font_size=24).next_to(out.get_end(), RIGHT, buff=0.1)
+            scenery.add(out, name)
+            self.play(GrowArrow(out), FadeIn(name))
         self.play(Indicate(current, color=palette.HEAT_LOW))
         self.wait(1)
-        self.show_all_outputs(head, tokens, VGroup(weighted, total.get_frame(), current, plane or VGroup(), arrows))
+        self.show_all_outputs(head, tokens, VGroup(weighted, total.get_frame(), current, scenery, arrows))
 
-    def plane(self, head, i: int) -> VectorPlane:
-        """The value vectors, faint, on a plane that also holds the tip-to-tail path."""
+    def plane(self, head, i: int) -> VGroup:
+        """A plane (first in the group) with the value vectors drawn faint, room for the tip-to-tail path."""
         pts = np.vstack([head["V"], head["output_partial_sums"][i]])
-        plane = VectorPlane.fitting(pts, width=5.0, height=4.8).to_edge(RIGHT, buff=0.5).shift(DOWN * 0.4)
+        plane = VectorPlane.fitting(pts, width=4.6, height=4.8).to_edge(RIGHT, buff=1.6).shift(DOWN * 0.6)
         faint = VGroup(*(plane.arrow(v, palette.VALUE).set_opacity(0.3) for v in head["V"]))
-        note = caption("faint: value vectors V", 20, palette.VALUE).next_to(plane, UP, buff=0.1)
+        note = caption("faint: the value vectors", 22, palette.VALUE).next_to(plane, UP, buff=0.1)
         self.play(Create(plane), FadeIn(faint), FadeIn(note))
-        return plane
+        return VGroup(plane, faint, note)
 
     def row_cells(self, total: LabelledMatrix, values: np.ndarray) -> VGroup:
         """Fresh digits for the running-sum row, in the place of the current ones."""
@@ -554,7 +579,7 @@ class SumValues(LessonScene):
 
     def show_all_outputs(self, head, tokens, old: VGroup) -> None:
         """Every token's output, one row each: the head's output matrix."""
-        self.narrate("Every token does the same. Together the rows form this head's output.")
+        self.say("Every token does the same. Together the rows form this head's output.")
         out = LabelledMatrix(
             head["output"],
             row_labels=tokens,
@@ -570,7 +595,7 @@ class SumValues(LessonScene):
         self.wait(2)
 
 
-class CombineHeads(LessonScene):
+class CombineHeads(WorkedScene):
     """Steps 9–10: every other head the same way, the heads side by side, concatenated (· W_O)."""
 
     def construct(self) -> None:
@@ -579,20 +604,24 @@ class CombineHeads(LessonScene):
         self.show_title()
         formula = MathTex(r"\text{head} = \mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}\right) V", font_size=38)
         notation(formula.to_edge(UP, buff=1.2))
-        self.narrate("The other heads run the same steps with their own W_q, W_k and W_v.")
+        self.say("The other heads run the same steps with their own W_q, W_k and W_v.")
         self.play(Write(formula))
         outputs = self.head_outputs(heads, tokens)
         for n in range(1, len(heads)):
             self.quick_head(heads[n], tokens, n, formula)
-        self.narrate("Side by side, each head has its own output: one row per token, d_k columns each.")
+        self.say("Side by side, each head has its own output: one row per token, d_k columns each.")
         self.play(FadeOut(formula))
         self.play(LaggedStart(*(FadeIn(o) for o in outputs), lag_ratio=0.3))
         self.wait(1)
         concat = self.concat_matrix(we, tokens).move_to(VGroup(*outputs))
-        self.narrate(f"Concatenating the heads gives back d_model = {we['d_model']} numbers per token.")
+        self.say(f"Concatenating the heads gives back d_model = {we['d_model']} numbers per token.")
         self.play(*(FadeOut(o.get_name()) for o in outputs))
         self.play(self.join(outputs, concat, we["d_k"]), run_time=1.5)
+        braces = self.head_braces(concat, len(heads), we["d_k"])
+        self.play(FadeIn(braces))
         if we["W_O"] is not None:
+            self.wait(1)
+            self.play(FadeOut(braces))
             self.project(we, tokens, concat)
         self.wait(2)
 
@@ -622,7 +651,7 @@ class CombineHeads(LessonScene):
         name = notation(Text(f"head {n + 1}: attention weights", font=TOKEN_FONT, font_size=24))
         name.next_to(formula, DOWN, buff=0.3)
         weights = Heatmap(head["weights"], tokens, cell=cell).next_to(name, DOWN, buff=0.2)
-        self.narrate(f"Head {n + 1} weighs the tokens differently: it noticed other relationships.")
+        self.say(f"Head {n + 1} weighs the tokens differently: it noticed other relationships.")
         self.play(FadeIn(weights), FadeIn(name), run_time=0.8)
         self.wait(1.2)
         self.play(FadeOut(weights), FadeOut(name), run_time=0.5)
@@ -641,6 +670,17 @@ class CombineHeads(LessonScene):
         frames = [FadeOut(VGroup(o.brackets, o.row_labels, o.ellipses)) for o in outputs]
         return AnimationGroup(*moves, *rest, *frames, FadeIn(concat.get_frame()))
 
+    def head_braces(self, concat: LabelledMatrix, h: int, d_k: int) -> VGroup:
+        """Under the concatenation, which columns came from which head."""
+        braces = VGroup()
+        for n in range(h):
+            cells = VGroup(*(concat.get_column(c) for c in range(n * d_k, (n + 1) * d_k) if len(concat.get_column(c))))
+            if len(cells):
+                brace = Brace(cells, DOWN, buff=0.1, color=palette.MUTED)
+                name = caption(f"head {n + 1}", 20).next_to(brace, DOWN, buff=0.08)
+                braces.add(VGroup(brace, name))
+        return braces
+
     def concat_matrix(self, we, tokens) -> LabelledMatrix:
         return LabelledMatrix(
             we["concat"],
@@ -653,7 +693,7 @@ class CombineHeads(LessonScene):
 
     def project(self, we, tokens, concat: LabelledMatrix) -> None:
         """Multiply the concatenation by W_O: the layer's output."""
-        self.narrate("Finally the output projection W_O mixes the heads into the layer's output.")
+        self.say("Finally the output projection W_O mixes the heads into the layer's output.")
         out = LabelledMatrix(
             we["output"],
             row_labels=tokens,
