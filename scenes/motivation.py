@@ -29,10 +29,8 @@ from scenes.kit.diagrams import LabelBox, Sentence, arc_between, connect, stack
 from scenes.kit.numbers import fmt, fmt_int
 from scenes.kit.pacing import PacedScene
 
-COLUMN_SPAN = 12.4
-HOP = (
-    palette.MUTED
-)  # the recurrent path, one arrow per time step  # width over which a sentence's tokens are spread, one column each
+COLUMN_SPAN = 12.4  # width over which a sentence's tokens are spread, one column each
+HOP = palette.MUTED  # the recurrent path, one arrow per time step
 
 
 def spread(tokens: TokenRow, y: float) -> TokenRow:
@@ -51,13 +49,13 @@ class LocateAttention(PacedScene):
     """The Transformer as a block diagram, built bottom-up; the attention block lights up."""
 
     def construct(self) -> None:
-        self.show_title()
+        title = self.show_title()
         tokens = Text("input tokens", font_size=26, color=palette.MUTED)
         inputs = LabelBox("Embeddings + positions", width=5.2, color=palette.MUTED)
         layer = [LabelBox(name, width=5.2, height=0.6, color=palette.MUTED) for name in TRANSFORMER_LAYER]
         outputs = LabelBox("Contextual vectors", width=5.2, color=palette.MUTED)
         column, arrows = stack([tokens, inputs, *layer, outputs], gap=0.36)
-        VGroup(column, arrows).next_to(self.mobjects[0], DOWN, buff=0.3)
+        VGroup(column, arrows).next_to(title, DOWN, buff=0.3)
 
         self.narrate("A Transformer turns tokens into vectors: embeddings plus positions go in.")
         self.play(FadeIn(tokens), GrowArrow(arrows[0]), FadeIn(inputs, shift=UP * 0.3))
@@ -136,7 +134,8 @@ class ResolveAmbiguity(PacedScene):
         self.play(FadeOut(legend), Write(lesson))
         self.wait(2.5)
 
-    def read_in_context(self, words: list[str], reader: int, helpers: list[int], meaning: str) -> VGroup:
+    @staticmethod
+    def read_in_context(words: list[str], reader: int, helpers: list[int], meaning: str) -> VGroup:
         """A sentence with arrows from the ambiguous word to the words that resolve it, and the meaning."""
         sentence = Sentence(words, font_size=34)
         sentence.words[reader].set_color(palette.QUERY)

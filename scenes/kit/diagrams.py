@@ -21,6 +21,7 @@ from manim import (
 )
 
 from . import palette
+from .tokens import TOKEN_FONT
 
 
 class LabelBox(VGroup):
@@ -110,11 +111,11 @@ class Card(VGroup):
 class Sentence(VGroup):
     """A sentence set as one line of text, its words addressable as ``sentence.words[i]``.
 
-    One ``Text`` keeps the words on a common baseline; the words are slices of its glyphs.
+    One ``Text`` in the token font keeps the words on a common baseline; the words are slices of its glyphs.
     """
 
     def __init__(self, words: Sequence[str], font_size: float = 34, color: ManimColor = palette.TEXT) -> None:
-        self.text = Text(" ".join(words), font_size=font_size, color=color)
+        self.text = Text(" ".join(words), font=TOKEN_FONT, font_size=font_size, color=color)
         self.words = VGroup()
         start = 0
         for word in words:
