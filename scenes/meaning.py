@@ -98,9 +98,8 @@ class ShiftMeaning(PacedScene):
                 self.reset(meaning, mark, case, shown)
 
     def reset(self, meaning: MeaningMap, mark, case, shown: VGroup) -> None:
-        """Clear the sentence; a ghost stays where the word landed; the word returns to its static place."""
-        ghost = mark.dot.copy().set_opacity(0.45)
-        self.add(ghost)
+        """Clear the sentence; the word returns to its static place."""
+        self.narrate(f"Same static '{case['word']}', another sentence.")
         self.play(FadeOut(shown), Transform(mark, meaning.moved(case["word"], case["before"])))
 
     def show_case(self, meaning: MeaningMap, mark, case, title) -> VGroup:
@@ -207,18 +206,18 @@ class SummarizeTakeaways(PacedScene):
     """The slide deck's key takeaways, one line per idea, as a closing card."""
 
     TAKEAWAYS = (
-        ("Projections", "each token is projected into a query, a key and a value", palette.QUERY),
-        ("Scores", "Q · K measures how relevant every token is to every other", palette.KEY),
+        ("Projections", "each token becomes a query, a key and a value", palette.QUERY),
+        ("Scores", "Q · K: how relevant each token is to each other token", palette.KEY),
         ("Softmax", "turns each row of scores into weights that add up to 1", palette.HEAT_HIGH),
         ("Weighted sum", "each output mixes the value vectors by those weights", palette.VALUE),
-        ("Multi-head", "several heads capture several kinds of relationship at once", palette.TEXT),
+        ("Multi-head", "several heads catch several kinds of relationship", palette.TEXT),
     )
 
     def construct(self) -> None:
         self.show_title()
         rows = VGroup(
             *(
-                VGroup(caption(name, 30, color), caption(text, 26)).arrange(RIGHT, buff=0.4)
+                VGroup(caption(name, 28, color), caption(text, 24)).arrange(RIGHT, buff=0.4)
                 for name, text, color in self.TAKEAWAYS
             )
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.45)
