@@ -1,0 +1,41 @@
+"""The concept chapters' diagram pieces: words addressable in a sentence, arrows between facing edges."""
+
+import numpy as np
+from manim import DOWN, RIGHT, Square
+
+from scenes.kit.diagrams import Card, LabelBox, Sentence, ShapeBlock, connect, stack
+
+
+def test_sentence_words_are_the_glyphs_of_each_word():
+    sentence = Sentence(["he", "cashed", "the", "check"])
+    assert [len(w) for w in sentence.words] == [2, 6, 3, 5]
+    # Words run left to right without sharing glyphs.
+    rights = [w.get_right()[0] for w in sentence.words]
+    lefts = [w.get_left()[0] for w in sentence.words]
+    assert all(r < nl for r, nl in zip(rights, lefts[1:], strict=False))
+
+
+def test_connect_joins_facing_edges():
+    a, b = Square(1), Square(1).shift(3 * RIGHT)
+    arrow = connect(a, b, buff=0)
+    np.testing.assert_allclose(arrow.get_start(), a.get_right(), atol=1e-6)
+    np.testing.assert_allclose(arrow.get_end(), b.get_left(), atol=0.05)
+    below = connect(a, Square(1).shift(3 * DOWN), buff=0)
+    np.testing.assert_allclose(below.get_start(), a.get_bottom(), atol=1e-6)
+
+
+def test_stack_puts_the_first_box_at_the_bottom_with_one_arrow_per_gap():
+    boxes = [LabelBox(name) for name in ("in", "middle", "out")]
+    column, arrows = stack(boxes)
+    assert boxes[0].get_y() < boxes[1].get_y() < boxes[2].get_y()
+    assert len(arrows) == 2
+
+
+def test_shape_block_has_rows_times_cols_cells():
+    block = ShapeBlock(4, 2, "Q", "#56B4E9", unit=0.25)
+    assert len(block.cells) == 8
+    assert np.isclose(block.cells.width, 2 * 0.25) and np.isclose(block.cells.height, 4 * 0.25)
+
+
+def test_card_is_at_least_the_height_asked_for():
+    assert Card("Key", ["What defines me?"], height=3.0).frame.height == 3.0
