@@ -162,7 +162,7 @@ def differences(fresh: dict, committed: dict, where: str = "") -> list[str]:
     return [] if fresh == committed else [f"{where}: {fresh!r} ≠ {committed!r}"]
 
 
-def _compared(data: dict) -> dict:
+def comparable(data: dict) -> dict:
     """The content a check compares: everything but the library versions that produced it."""
     return {k: v for k, v in json.loads(json.dumps(data)).items() if k != "versions"}
 
@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         write(fresh, path)
         print(f"wrote {path}")
         return 0
-    found = differences(_compared(fresh), _compared(json.loads(path.read_text())) if path.exists() else {})
+    found = differences(comparable(fresh), comparable(json.loads(path.read_text())) if path.exists() else {})
     for line in found[:20]:
         print(f"  {line}", file=sys.stderr)
     print(f"{path}: {'differs from a fresh extraction' if found else 'matches a fresh extraction'}")

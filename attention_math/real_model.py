@@ -65,6 +65,22 @@ def _context(pieces: list[str], focus_pieces: list[int]) -> list[int]:
     return [i for i, p in enumerate(pieces) if i not in focus_pieces and not (p.startswith("[") and p.endswith("]"))]
 
 
+def _attention_facts(pieces: list[str], focus_pieces: list[int], attention: np.ndarray) -> dict:
+    """The featured head, the context piece the focus word attends to most there, and the share of
+    the focus word's attention that goes to the special pieces, averaged over every layer and head."""
+    context = _context(pieces, focus_pieces)
+    layer, head = featured_head(attention, focus_pieces, context)
+    row = attention[layer, head, focus_pieces].mean(axis=0)
+    specials = [i for i in range(len(pieces)) if i not in context and i not in focus_pieces]
+    return {
+        "context_pieces": context,
+        "featured": (layer, head),
+        "featured_row": row,
+        "featured_strongest": context[int(np.argmax(row[context]))],
+        "special_share": float(attention[:, :, focus_pieces][..., specials].sum(axis=-1).mean()),
+    }
+
+
 def _case(placed: dict) -> dict:
     """A vector's place on the map and its similarities, without the vector itself."""
     cos = placed["cosines"]
@@ -80,9 +96,7 @@ def values(data: dict, sentences: list[str], focus: str, clusters: dict[str, lis
     layers, heads = data["sentences"][0]["attention"].shape[:2]
     shown = []
     for s in data["sentences"]:
-        context = _context(s["pieces"], s["focus_pieces"])
-        featured = featured_head(s["attention"], s["focus_pieces"], context)
-        shown.append({**_case(s), "context_pieces": context, "featured": featured})
+        shown.append({**_case(s), **_attention_facts(s["pieces"], s["focus_pieces"], s["attention"])})
     points = {n: np.array([p["point"] for p in ws.values()]) for n, ws in data["clusters"].items()}
     return {
         "model": data["model"],
@@ -90,6 +104,7 @@ def values(data: dict, sentences: list[str], focus: str, clusters: dict[str, lis
         "hidden_size": data["hidden_size"],
         "layers": int(layers),
         "heads": int(heads),
+        "head_count": int(layers * heads),
         "focus": focus,
         "sentences": shown,
         "alone": _case(data["alone"]),

@@ -108,6 +108,12 @@ LESSON: list[Entry] = [
         ("seven-steps", "The seven steps, with shapes", "RecapSteps", ("worked_example",)),
         ("quiz", "Quiz", "QuizAttention", ()),
     ),
+    *_chapter(
+        "A real transformer",
+        "scenes/real_model.py",
+        ("real-attention", "The same sentence through MiniLM", "ReadRealAttention", ("real_model", "worked_example")),
+        ("real-shift", "The real shift: apple in context", "TraceRealShift", ("real_model",)),
+    ),
 ]
 
 

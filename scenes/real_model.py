@@ -1,0 +1,387 @@
+"""A real transformer's view: MiniLM's attention over the worked example's sentence, and where a
+trained model really puts "apple" in each sentence (numbers from the committed model-data file)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arrow,
+    Circle,
+    Create,
+    DecimalNumber,
+    FadeIn,
+    FadeOut,
+    GrowArrow,
+    LaggedStart,
+    ManimColor,
+    Rectangle,
+    ReplacementTransform,
+    Square,
+    SurroundingRectangle,
+    Text,
+    VGroup,
+)
+
+from scenes.kit import TOKEN_FONT, Heatmap, TokenRow, VectorPlane, nice_extent, notation, palette
+from scenes.kit.meaning_map import WordMark, cluster_color, place_label
+from scenes.kit.numbers import fmt
+from scenes.kit.pacing import PacedScene
+
+MINI_CELL = 0.085  # one weight in the grid of every layer and head
+MINI_GAP = 0.16
+
+
+def caption(text: str, size: float = 22, color: ManimColor = palette.TEXT) -> Text:
+    """A line of explanation built from words (no example values in it)."""
+    return notation(Text(text, font=TOKEN_FONT, font_size=size, color=color))
+
+
+def model_line(rm: dict) -> VGroup:
+    """The model's name and size, with the state size from the data file."""
+    name = caption(f"{rm['model']}", 20, palette.MUTED)
+    size = Text(
+        f"{rm['layers']} layers × {rm['heads']} heads · {rm['hidden_size']}-dimensional states",
+        font=TOKEN_FONT,
+        font_size=20,
+        color=palette.MUTED,
+    )
+    return VGroup(name, size).arrange(RIGHT, buff=0.35)
+
+
+def mini_heatmap(weights: np.ndarray) -> VGroup:
+    """One head's weights as coloured cells only, on the fixed 0 → 1 heat scale."""
+    rows, cols = weights.shape
+    cells = VGroup()
+    for i in range(rows):
+        for j in range(cols):
+            square = Square(MINI_CELL, stroke_width=0).set_fill(palette.heat(weights[i, j]), opacity=1.0)
+            cells.add(square.move_to([j * MINI_CELL, -i * MINI_CELL, 0]))
+    return cells
+
+
+class HeadGrid(VGroup):
+    """Every layer (rows) and head (columns) of one sentence, each a small heatmap, with indices."""
+
+    def __init__(self, attention: np.ndarray) -> None:
+        super().__init__()
+        layers, heads = attention.shape[:2]
+        self.maps = [[mini_heatmap(attention[layer, head]) for head in range(heads)] for layer in range(layers)]
+        rows = VGroup(*(VGroup(*row).arrange(RIGHT, buff=MINI_GAP) for row in self.maps))
+        self.body = rows.arrange(DOWN, buff=MINI_GAP)
+        self.layer_labels = VGroup(
+            *(
+                caption(f"layer {layer + 1}", 17, palette.MUTED).next_to(row, LEFT, buff=0.2)
+                for layer, row in enumerate(rows)
+            )
+        )
+        self.head_labels = VGroup(
+            *(
+                caption(f"{head + 1}", 17, palette.MUTED).next_to(m, UP, buff=0.12)
+                for head, m in enumerate(self.maps[0])
+            )
+        )
+        self.heads_title = caption("head", 17, palette.MUTED).next_to(self.head_labels, LEFT, buff=0.2)
+        self.add(self.body, self.layer_labels, self.head_labels, self.heads_title)
+
+    def head(self, layer: int, head: int) -> VGroup:
+        return self.maps[layer][head]
+
+
+def pieces_heatmap(weights: np.ndarray, pieces: Sequence[str], cell: float) -> Heatmap:
+    """A full heatmap over word pieces, on the fixed 0 → 1 scale of the grid."""
+    return Heatmap(weights, list(pieces), cell=cell, vmin=0.0, vmax=1.0)
+
+
+class ReadRealAttention(PacedScene):
+    """The worked example's sentence through MiniLM: every layer and head, then one head beside the toy."""
+
+    def construct(self) -> None:
+        rm, we = self.values["real_model"], self.values["worked_example"]
+        sentence = rm["sentences"][0]
+        title = self.show_title()
+        pieces = self.show_pieces(rm, sentence, title)
+        grid = self.show_grid(rm, sentence, pieces)
+        self.compare_with_toy(rm, we, sentence, grid, VGroup(title, pieces))
+        self.finish_narration()
+        self.wait(1.5)
+
+    def show_pieces(self, rm: dict, sentence: dict, title: Text) -> VGroup:
+        model = model_line(rm).next_to(title, DOWN, buff=0.2)
+        row = TokenRow(sentence["pieces"], font_size=24).next_to(model, DOWN, buff=0.3)
+        self.narrate(f"Now the same sentence through a real, trained transformer: {rm['model'].split('/')[-1]}.")
+        self.play(FadeIn(model))
+        self.narrate(
+            "It reads word pieces, and adds two special pieces of its own: [CLS] at the start, [SEP] at the end."
+        )
+        self.play(LaggedStart(*(FadeIn(t, shift=0.2 * DOWN) for t in row), lag_ratio=0.15))
+        return VGroup(model, row)
+
+    def show_grid(self, rm: dict, sentence: dict, above: VGroup) -> HeadGrid:
+        grid = HeadGrid(sentence["attention"]).next_to(above, DOWN, buff=0.35)
+        self.narrate(
+            f"Every layer has {rm['heads']} heads, each with its own attention heatmap: "
+            f"{rm['head_count']} heatmaps for one sentence."
+        )
+        self.play(FadeIn(grid.layer_labels), FadeIn(grid.head_labels), FadeIn(grid.heads_title))
+        self.play(LaggedStart(*(FadeIn(row) for row in grid.body), lag_ratio=0.25, run_time=2.5))
+        share = Text(
+            f"averaged over all {rm['head_count']} heads, “{rm['focus']}” gives "
+            f"{fmt(sentence['special_share'])} of its attention to [CLS] and [SEP]",
+            font=TOKEN_FONT,
+            font_size=20,
+            color=palette.TEXT,
+        ).next_to(grid, DOWN, buff=0.3)
+        self.narrate("Many heads park most of their weight on the special pieces: a learned way of looking at nothing.")
+        self.play(FadeIn(share))
+        self.finish_narration()
+        self.play(FadeOut(share))
+        return grid
+
+    def compare_with_toy(self, rm: dict, we: dict, sentence: dict, grid: HeadGrid, keep: VGroup) -> None:
+        layer, head = sentence["featured"]
+        chosen = grid.head(layer, head)
+        frame = SurroundingRectangle(chosen, color=palette.TEXT, buff=0.04)
+        self.narrate(
+            f"Take the head in which “{rm['focus']}” looks hardest at another word of the sentence: "
+            f"layer {layer + 1}, head {head + 1}."
+        )
+        self.play(Create(frame))
+        real = pieces_heatmap(sentence["attention"][layer, head], sentence["pieces"], cell=0.62)
+        toy = Heatmap(we["heads"][0]["weights"], we["tokens"], cell=0.62)
+        VGroup(toy, real).arrange(RIGHT, buff=1.4, aligned_edge=DOWN).next_to(keep[1], DOWN, buff=0.9)
+        names = VGroup(
+            caption("toy example, head 1", 20, palette.MUTED).next_to(toy.cells, UP, buff=0.75),
+            caption(f"{rm['model'].split('/')[-1]}, layer {layer + 1}, head {head + 1}", 20, palette.MUTED).next_to(
+                real.cells, UP, buff=0.75
+            ),
+        )
+        self.play(FadeOut(grid), ReplacementTransform(frame, real.cells), run_time=1.2)
+        self.play(FadeIn(real.get_labels()), FadeIn(real.get_digits()), FadeIn(names[1]))
+        self.narrate("Beside it, head 1 of our toy example: same idea, rows are queries and each row adds up to 1.")
+        self.play(FadeIn(toy), FadeIn(names[0]))
+        self.point_at_focus(rm, we, sentence, toy, real)
+
+    def point_at_focus(self, rm: dict, we: dict, sentence: dict, toy: Heatmap, real: Heatmap) -> None:
+        focus = sentence["focus_pieces"][0]
+        strongest = sentence["featured_strongest"]
+        toy_row = we["tokens"].index(next(t for t in we["tokens"] if t.lower() == rm["focus"].lower()))
+        frames = VGroup(
+            SurroundingRectangle(toy.get_row(toy_row), color=palette.QUERY, buff=0.03),
+            SurroundingRectangle(real.get_row(focus), color=palette.QUERY, buff=0.03),
+        )
+        weight = Text(
+            f"“{rm['focus']}” gives {fmt(sentence['featured_row'][strongest])} of its attention "
+            f"to “{sentence['pieces'][strongest]}”",
+            font=TOKEN_FONT,
+            font_size=22,
+            color=palette.QUERY,
+        ).next_to(VGroup(toy, real), DOWN, buff=0.35)
+        self.narrate(
+            f"The row of “{rm['focus']}”, in both: in the real head it looks at “{sentence['pieces'][strongest]}”."
+        )
+        self.play(Create(frames), FadeIn(weight))
+        self.narrate(
+            "The toy's weights were made up to be checked by hand; these were learned from data. "
+            "The mechanism is the same."
+        )
+
+
+def mark(point: np.ndarray, word: str, color: ManimColor, obstacles: list) -> WordMark:
+    """A word's dot and label at ``point``, the label clear of ``obstacles`` (which it then joins)."""
+    word_mark = WordMark(word, point, color, font_size=17)
+    place_label(word_mark.label, word_mark.dot, obstacles)
+    obstacles += [word_mark.dot, word_mark.label]
+    return word_mark
+
+
+def strip_extent(points: np.ndarray, aspect: float) -> tuple[float, float, float, float]:
+    """Axis ranges around ``points`` (with a margin), widened to ``aspect`` = width / height."""
+    low, high = points.min(axis=0), points.max(axis=0)
+    centre, half = (low + high) / 2, (high - low) / 2 * 1.3 + 0.1
+    half = np.maximum(half, [half[1] * aspect, half[0] / aspect])
+    return centre[0] - half[0], centre[0] + half[0], centre[1] - half[1], centre[1] + half[1]
+
+
+class ShiftTable(VGroup):
+    """Cosine similarity of each "apple" vector to each cluster's centroid: one row per case, built
+    at once so the columns line up, revealed row by row.
+
+    Parameters
+    ----------
+    cases
+        (tag, text, cosines by cluster) for each row.
+    focus
+        The word written in white inside each text.
+    """
+
+    def __init__(self, cases: Sequence[tuple[str, str, dict[str, float]]], focus: str) -> None:
+        super().__init__()
+        clusters = list(cases[0][2])
+        self.header = VGroup(*(caption(name, 20, cluster_color(name)) for name in clusters))
+        self.title = caption("cosine similarity to the centre of", 18, palette.MUTED)
+        self.rows = VGroup()
+        for tag, text, cosines in cases:
+            label = VGroup(
+                caption(tag, 17, palette.TEXT),
+                Text(text, font=TOKEN_FONT, font_size=17, color=palette.MUTED, t2c={focus: palette.TEXT}),
+            ).arrange(RIGHT, buff=0.2)
+            numbers = VGroup(
+                *(
+                    DecimalNumber(cosines[n], num_decimal_places=2, font_size=22, color=cluster_color(n))
+                    for n in clusters
+                )
+            )
+            row = VGroup(label, numbers)
+            nearest = clusters.index(max(cosines, key=cosines.get))
+            row.frame = SurroundingRectangle(numbers[nearest], color=cluster_color(clusters[nearest]), buff=0.06)
+            self.rows.add(row)
+        self._lay_out(max(r[0].width for r in self.rows))
+        self.add(self.title, self.header, self.rows)
+
+    def _lay_out(self, text_width: float) -> None:
+        column = [text_width + 0.6 + 0.95 * k for k in range(len(self.header))]
+        for head, x in zip(self.header, column, strict=True):
+            head.move_to([x, 0, 0])
+        self.title.next_to(self.header, UP, buff=0.15).align_to(self.header, RIGHT)
+        for i, row in enumerate(self.rows):
+            y = -0.5 * (i + 1)
+            row[0].move_to([0, y, 0], aligned_edge=LEFT)
+            for number, x in zip(row[1], column, strict=True):
+                number.move_to([x, y, 0])
+            row.frame.move_to(row[1][[n.get_color() for n in row[1]].index(row.frame.get_color())])
+
+    def reveal(self, i: int) -> list:
+        """Animations showing row ``i``: its label, then its numbers with the larger one framed."""
+        row = self.rows[i]
+        return [FadeIn(row[0]), FadeIn(row[1]), Create(row.frame)]
+
+
+class TraceRealShift(PacedScene):
+    """ "apple" alone, then in each sentence, on a 2-D map of MiniLM's space, with its cosine similarities."""
+
+    def construct(self) -> None:
+        rm = self.values["real_model"]
+        title = self.show_title()
+        honesty = self.state_projection(rm, title)
+        self.obstacles: list = []
+        overview, plane = self.show_overview(rm, honesty)
+        table = self.similarity_table(rm).next_to(honesty, DOWN, buff=0.4).to_edge(RIGHT, buff=0.35)
+        self.show_alone(rm, overview, plane, table)
+        zoom = self.zoom_in(rm, overview, plane)
+        for k in range(len(rm["sentences"])):
+            self.show_sentence(rm, k, zoom, table)
+        self.narrate(
+            f"The same word, moved by its context: in the model's full {rm['hidden_size']}-dimensional space, "
+            "the context decides which meaning “apple” is closer to."
+        )
+        self.wait(1.0)
+
+    @staticmethod
+    def tag(k: int) -> str:
+        return chr(ord("A") + k)
+
+    def similarity_table(self, rm: dict) -> ShiftTable:
+        cases = [("·", f"{rm['focus']} (alone)", rm["alone"]["cosines"])]
+        cases += [(self.tag(k), s["text"], s["cosines"]) for k, s in enumerate(rm["sentences"])]
+        return ShiftTable(cases, rm["focus"])
+
+    def state_projection(self, rm: dict, title: Text) -> VGroup:
+        lines = VGroup(
+            caption("a 2-D projection (PCA fitted on the cluster words)", 18, palette.MUTED),
+            Text(
+                f"of the {rm['hidden_size']}-dimensional space of {rm['model']}",
+                font=TOKEN_FONT,
+                font_size=18,
+                color=palette.MUTED,
+            ),
+        ).arrange(DOWN, buff=0.08)
+        lines.next_to(title, DOWN, buff=0.15)
+        self.narrate(
+            "Where does a trained model put “apple”? Its states have hundreds of dimensions; we flatten them to 2."
+        )
+        self.play(FadeIn(lines))
+        return lines
+
+    def show_overview(self, rm: dict, above: VGroup) -> tuple[VGroup, VectorPlane]:
+        points = np.vstack([*rm["cluster_points"].values(), rm["alone"]["point"]])
+        plane = VectorPlane(nice_extent(points, margin=0.08), width=5.6, height=4.9)
+        plane.next_to(above, DOWN, buff=0.3).to_edge(LEFT, buff=0.35)
+        plane.axes.set_opacity(0.3)
+        overview = VGroup(plane)
+        self.narrate("Each cluster word is read on its own: fruit in purple, tech in blue. Rings mark each centre.")
+        self.play(Create(plane), run_time=0.8)
+        rings = {}
+        for name in rm["cluster_words"]:
+            rings[name] = Circle(radius=0.12, color=cluster_color(name), stroke_width=3)
+            rings[name].move_to(plane.c2p(*rm["centroid_points"][name]))
+            self.obstacles.append(rings[name])
+        for name, words in rm["cluster_words"].items():
+            color = cluster_color(name)
+            marks = [
+                mark(plane.c2p(*p), w, color, self.obstacles)
+                for w, p in zip(words, rm["cluster_points"][name], strict=True)
+            ]
+            centre = caption(f"{name} centre", 17, color)
+            place_label(centre, rings[name], self.obstacles)
+            self.obstacles.append(centre)
+            overview.add(*marks, rings[name], centre)
+            self.play(LaggedStart(*map(FadeIn, marks), lag_ratio=0.2), FadeIn(rings[name]), FadeIn(centre))
+        return overview, plane
+
+    def show_alone(self, rm: dict, overview: VGroup, plane: VectorPlane, table: ShiftTable) -> None:
+        alone = mark(plane.c2p(*rm["alone"]["point"]), rm["focus"], palette.TEXT, self.obstacles)
+        overview.add(alone)
+        self.narrate(f"“{rm['focus']}” alone, with no sentence around it, lands between the clusters.")
+        self.play(FadeIn(alone, scale=1.5))
+        self.narrate("Cosine similarity measures closeness in the full space: 1 means the same direction.")
+        self.play(FadeIn(table.title), FadeIn(table.header), *table.reveal(0))
+
+    def zoom_in(self, rm: dict, overview: VGroup, plane: VectorPlane) -> VGroup:
+        points = np.vstack([rm["alone"]["point"], *(s["point"] for s in rm["sentences"])])
+        extent = strip_extent(points, aspect=5.6 / 3.4)
+        corners = [plane.c2p(x, y) for x, y in ((extent[0], extent[2]), (extent[1], extent[3]))]
+        window = Rectangle(
+            width=corners[1][0] - corners[0][0], height=corners[1][1] - corners[0][1], color=palette.TEXT
+        )
+        window.move_to((corners[0] + corners[1]) / 2)
+        zoomed = VectorPlane(extent, width=5.6, height=3.4).move_to(plane).align_to(plane, LEFT)
+        zoomed.axes.set_opacity(0.3)
+        frame = Rectangle(width=zoomed.width, height=zoomed.height, color=palette.TEXT).move_to(zoomed)
+        self.narrate("Its moves are small next to the spread of the cluster words: let us zoom in around it.")
+        self.play(Create(window))
+        self.play(FadeOut(overview), ReplacementTransform(window, frame), FadeIn(zoomed), run_time=1.2)
+        self.obstacles = []
+        pointers = VGroup(*(self.pointer(zoomed, rm, name) for name in rm["cluster_words"]))
+        self.obstacles += [p[1] for p in pointers]
+        alone = mark(zoomed.c2p(*rm["alone"]["point"]), f"{rm['focus']} (alone)", palette.TEXT, self.obstacles)
+        self.play(FadeIn(alone), FadeIn(pointers))
+        return VGroup(zoomed, frame, alone, pointers)
+
+    @staticmethod
+    def pointer(zoomed: VectorPlane, rm: dict, name: str) -> VGroup:
+        """An arrow in the zoomed map's top band pointing toward the cluster's centre, off the map."""
+        centre, origin = rm["centroid_points"][name], rm["alone"]["point"]
+        direction = np.append((centre - origin) / np.linalg.norm(centre - origin), 0)
+        side = zoomed.get_right() if direction[0] > 0 else zoomed.get_left()
+        tip = side + UP * (zoomed.height / 2 - 0.3) - np.sign(direction[0]) * RIGHT * 0.15
+        arrow = Arrow(tip - direction * 0.7, tip, buff=0, color=cluster_color(name), stroke_width=5)
+        label = caption(f"toward {name}", 17, cluster_color(name)).next_to(
+            arrow, -np.sign(direction[0]) * RIGHT, buff=0.1
+        )
+        return VGroup(arrow, label)
+
+    def show_sentence(self, rm: dict, k: int, zoom: VGroup, table: ShiftTable) -> None:
+        sentence, zoomed, alone = rm["sentences"][k], zoom[0], zoom[2]
+        color = cluster_color(sentence["nearest"])
+        moved = mark(zoomed.c2p(*sentence["point"]), self.tag(k), color, self.obstacles)
+        move = Arrow(alone.dot.get_center(), moved.dot.get_center(), buff=0.06, color=color, stroke_width=3)
+        self.narrate(f"In “{sentence['text']}”, “{rm['focus']}” moves toward {sentence['nearest']}.")
+        label, numbers, frame = table.reveal(k + 1)
+        self.play(label)
+        self.play(GrowArrow(move), FadeIn(moved), numbers, frame, run_time=1.2)
