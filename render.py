@@ -139,12 +139,26 @@ def shared_inputs() -> dict[str, str]:
     return {"shared": files_digest([p for p in files if "__pycache__" not in p.parts]), "manim": version("manim")}
 
 
+def named_files(value: Any) -> dict[str, str]:
+    """sha256 of every file an example section names (a string that is a file's path, from the repository root)."""
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list):
+        return {name: digest for item in value for name, digest in named_files(item).items()}
+    if isinstance(value, str) and (ROOT / value).is_file():
+        return {value: hashlib.sha256((ROOT / value).read_bytes()).hexdigest()}
+    return {}
+
+
 def fingerprint(entry: Entry, raw_example: dict, settings: dict) -> str:
-    """sha256 over all a scene's output depends on: sources, its example sections, settings, manim."""
+    """sha256 over all a scene's output depends on: sources, its example sections and the files they
+    name (e.g. a model-data file), settings, manim."""
+    sections = {section: raw_example.get(section) for section in entry.depends_on}
     inputs = {
         "scene": files_digest([ROOT / entry.file]),
         "entry": entry.as_dict(),
-        "example": {section: raw_example.get(section) for section in entry.depends_on},
+        "example": sections,
+        "named_files": named_files(sections),
         "settings": settings,
         **shared_inputs(),
     }
