@@ -157,12 +157,21 @@ def install_reveal(folder: Path) -> None:
 
 
 def convert(scenes: Path, classes: list[str], deck: Path, *options: str) -> None:
-    """``manim-slides convert`` the scenes' slides into ``deck`` (its format follows the suffix)."""
+    """``manim-slides convert`` the scenes' slides into ``deck`` (its format follows the suffix).
+
+    The deck is written under a temporary name and moved into place once complete; an HTML
+    deck's videos (``<deck>_assets/``) are written afresh, so no video of an earlier deck stays.
+    """
+    partial = deck.with_name(f"{deck.stem}.part{deck.suffix}")
+    if deck.suffix == ".html":
+        shutil.rmtree(deck.with_name(f"{deck.stem}_assets"), ignore_errors=True)
+        options = (f"-cassets_dir={deck.stem}_assets", *options)
     command = [sys.executable, "-m", "manim_slides", "--silent", "convert", "--folder", str(scenes),
-               *classes, str(deck), *options]  # fmt: skip
+               *classes, str(partial), *options]  # fmt: skip
     result = subprocess.run(command, cwd=deck.parent, capture_output=True, text=True, stdin=subprocess.DEVNULL)
-    if result.returncode or not deck.is_file():
+    if result.returncode or not partial.is_file():
         raise SlidesError(f"manim-slides could not write {deck.name}: {result.stderr.strip()[-600:]}")
+    os.replace(partial, deck)
 
 
 def slide_counts(scenes: Path, entries: list[Entry]) -> list[dict]:

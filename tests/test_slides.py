@@ -15,6 +15,8 @@ import srt
 from bs4 import BeautifulSoup
 from pptx.opc.constants import RELATIONSHIP_TYPE
 
+from attention_math import DEFAULT_EXAMPLE
+from publish.slides import SlidesError, build_slides
 from scenes.lesson import LESSON
 from tests.browser.helpers import SCENES, chromium, render_lesson
 
@@ -117,3 +119,17 @@ def test_html_deck_opens_offline_from_disk(lesson: Path, tmp_path: Path) -> None
         page.wait_for_function("() => Reveal.getIndices().h === 1")
         page.screenshot(path=str(tmp_path / "deck.png"))
     assert problems == []
+
+
+def test_unchanged_scenes_are_not_rendered_again_as_slides(lesson: Path) -> None:
+    scenes = sorted((lesson / "slides" / ".scenes").glob("*.json"))
+    before = {path: path.stat().st_mtime_ns for path in scenes}
+    build_slides(lesson, "-ql", DEFAULT_EXAMPLE, jobs=2)
+    assert {path: path.stat().st_mtime_ns for path in scenes} == before
+    assert (lesson / "slides" / "lesson.pptx").is_file() and not list((lesson / "slides").glob("*.part.*"))
+
+
+def test_no_clip_to_make_slides_from_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "manifest.json").write_text(json.dumps({"scenes": [], "lesson": None}), encoding="utf-8")
+    with pytest.raises(SlidesError, match="manifest.json lists no rendered clip"):
+        build_slides(tmp_path, "-ql", tmp_path / "example.toml")
