@@ -94,7 +94,7 @@ class HeadGrid(VGroup):
 
 
 def pieces_heatmap(weights: np.ndarray, pieces: Sequence[str], cell: float) -> Heatmap:
-    """A full heatmap over word pieces, on the fixed 0 → 1 scale of the grid."""
+    """A full heatmap with digits, on the grid's fixed 0 → 1 scale (so the toy and the model compare)."""
     return Heatmap(weights, list(pieces), cell=cell, vmin=0.0, vmax=1.0)
 
 
@@ -153,7 +153,7 @@ class ReadRealAttention(PacedScene):
         )
         self.play(Create(frame))
         real = pieces_heatmap(sentence["attention"][layer, head], sentence["pieces"], cell=0.62)
-        toy = Heatmap(we["heads"][0]["weights"], we["tokens"], cell=0.62)
+        toy = pieces_heatmap(we["heads"][0]["weights"], we["tokens"], cell=0.62)
         VGroup(toy, real).arrange(RIGHT, buff=1.4, aligned_edge=DOWN).next_to(keep[1], DOWN, buff=0.9)
         names = VGroup(
             caption("toy example, head 1", 20, palette.MUTED).next_to(toy.cells, UP, buff=0.75),
@@ -233,13 +233,12 @@ class ShiftTable(VGroup):
             ).arrange(RIGHT, buff=0.2)
             numbers = VGroup(
                 *(
-                    DecimalNumber(cosines[n], num_decimal_places=2, font_size=22, color=cluster_color(n))
+                    DecimalNumber(cosines[n], num_decimal_places=2, font_size=26, color=cluster_color(n))
                     for n in clusters
                 )
             )
             row = VGroup(label, numbers)
-            nearest = clusters.index(max(cosines, key=cosines.get))
-            row.frame = SurroundingRectangle(numbers[nearest], color=cluster_color(clusters[nearest]), buff=0.06)
+            row.nearest = clusters.index(max(cosines, key=cosines.get))
             self.rows.add(row)
         self._lay_out(max(r[0].width for r in self.rows))
         self.add(self.title, self.header, self.rows)
@@ -254,12 +253,16 @@ class ShiftTable(VGroup):
             row[0].move_to([0, y, 0], aligned_edge=LEFT)
             for number, x in zip(row[1], column, strict=True):
                 number.move_to([x, y, 0])
-            row.frame.move_to(row[1][[n.get_color() for n in row[1]].index(row.frame.get_color())])
 
     def reveal(self, i: int) -> list:
         """Animations showing row ``i``: its label, then its numbers with the larger one framed."""
         row = self.rows[i]
-        return [FadeIn(row[0]), FadeIn(row[1]), Create(row.frame)]
+        larger = row[1][row.nearest]
+        return [
+            FadeIn(row[0]),
+            FadeIn(row[1]),
+            Create(SurroundingRectangle(larger, color=larger.get_color(), buff=0.06)),
+        ]
 
 
 class TraceRealShift(PacedScene):
@@ -276,10 +279,12 @@ class TraceRealShift(PacedScene):
         zoom = self.zoom_in(rm, overview, plane)
         for k in range(len(rm["sentences"])):
             self.show_sentence(rm, k, zoom, table)
+        moral = caption(f"one word, “{rm['focus']}”: its sentence decides which meaning it is closer to", 22)
         self.narrate(
             f"The same word, moved by its context: in the model's full {rm['hidden_size']}-dimensional space, "
-            "the context decides which meaning “apple” is closer to."
+            "the context decides which meaning it is closer to."
         )
+        self.play(FadeIn(moral.next_to(zoom, DOWN, buff=0.5).set_x(0)))
         self.wait(1.0)
 
     @staticmethod
@@ -380,7 +385,9 @@ class TraceRealShift(PacedScene):
         sentence, zoomed, alone = rm["sentences"][k], zoom[0], zoom[2]
         color = cluster_color(sentence["nearest"])
         moved = mark(zoomed.c2p(*sentence["point"]), self.tag(k), color, self.obstacles)
-        move = Arrow(alone.dot.get_center(), moved.dot.get_center(), buff=0.06, color=color, stroke_width=3)
+        move = Arrow(
+            alone.dot.get_center(), moved.dot.get_center(), buff=0.06, color=color, stroke_width=3, tip_length=0.15
+        )
         self.narrate(f"In “{sentence['text']}”, “{rm['focus']}” moves toward {sentence['nearest']}.")
         label, numbers, frame = table.reveal(k + 1)
         self.play(label)
