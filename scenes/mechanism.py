@@ -137,7 +137,8 @@ class LookUpDatabase(PacedScene):
         tokens = self.values["worked_example"]["tokens"]
         heading = caption("Attention: soft match", font_size=30)
         query = VGroup(caption("query:", color=palette.QUERY), TokenLabel(tokens[0], font_size=34)).arrange(RIGHT)
-        bars = SoftmaxBars(head["weights"][0], tokens, total=head["weight_sums"][0], height=1.8, bar_width=0.95)
+        bar_width = min(0.95, 3.6 / len(tokens))  # the panel keeps to the right half of the frame
+        bars = SoftmaxBars(head["weights"][0], tokens, total=head["weight_sums"][0], height=1.8, bar_width=bar_width)
         bars.get_labels().set_color(palette.KEY)
         answer = caption("returns: Σ weight × value", color=palette.VALUE)
         VGroup(heading, query, bars, answer).arrange(DOWN, aligned_edge=LEFT, buff=0.5)
@@ -352,6 +353,7 @@ class TrackShapes(PacedScene):
         title = self.show_title()
         we = self.values["worked_example"]
         T, d_model, d_k, d_v = we["T"], we["d_model"], we["d_k"], we["d_v"]
+        unit = min(0.22, 1.0 / max(T, d_model))  # the largest block stays about one unit tall
         sizes = MathTex(rf"T = {T} \text{{ tokens}},\quad d_{{model}} = {d_model},\quad d_k = {d_k},\quad d_v = {d_v}")
         sizes.scale(0.8).next_to(title, DOWN, buff=0.3)
         self.narrate("Let us follow the shapes, with the worked example's sizes.")
@@ -361,25 +363,25 @@ class TrackShapes(PacedScene):
             (
                 r"Q = X W^{Q}",
                 r"(T \times d_{model})(d_{model} \times d_k) \to T \times d_k",
-                ShapeBlock(T, d_model, "X", palette.TEXT),
-                ShapeBlock(d_model, d_k, "W^Q", palette.QUERY),
-                ShapeBlock(T, d_k, "Q", palette.QUERY),
+                ShapeBlock(T, d_model, "X", palette.TEXT, unit),
+                ShapeBlock(d_model, d_k, "W^Q", palette.QUERY, unit),
+                ShapeBlock(T, d_k, "Q", palette.QUERY, unit),
                 "Projecting: T by d model times d model by d k gives T by d k. Keys and values alike.",
             ),
             (
                 r"Q K^{T}",
                 r"(T \times d_k)(d_k \times T) \to T \times T",
-                ShapeBlock(T, d_k, "Q", palette.QUERY),
-                ShapeBlock(d_k, T, "K^T", palette.KEY),
-                ShapeBlock(T, T, "QK^T", palette.HEAT_LOW),
+                ShapeBlock(T, d_k, "Q", palette.QUERY, unit),
+                ShapeBlock(d_k, T, "K^T", palette.KEY, unit),
+                ShapeBlock(T, T, "QK^T", palette.HEAT_LOW, unit),
                 "Queries times keys transposed: one score for every pair of tokens, T by T.",
             ),
             (
                 r"\mathrm{softmax}(\cdot)\, V",
                 r"(T \times T)(T \times d_v) \to T \times d_v",
-                ShapeBlock(T, T, "A", palette.HEAT_LOW),
-                ShapeBlock(T, d_v, "V", palette.VALUE),
-                ShapeBlock(T, d_v, "Z", palette.TEXT),
+                ShapeBlock(T, T, "A", palette.HEAT_LOW, unit),
+                ShapeBlock(T, d_v, "V", palette.VALUE, unit),
+                ShapeBlock(T, d_v, "Z", palette.TEXT, unit),
                 "The weights times the values: one output row of size d v per token.",
             ),
         )

@@ -202,8 +202,9 @@ class ContrastEmbeddings(PacedScene):
         title = self.show_title()
         example = self.values["cat_sat"]
         tokens = example["tokens"]
-        fixed = LabelledMatrix(example["E"], row_labels=tokens, name="E", font_size=38)
+        fixed = LabelledMatrix(example["E"], row_labels=tokens, name="E", font_size=38).fit_within(4.5, 3.6)
         contextual = LabelledMatrix(example["output"], row_labels=tokens, name="Z", places=2, font_size=38)
+        contextual.fit_within(5.2, 3.6)
         VGroup(fixed, contextual).arrange(RIGHT, buff=2.6).next_to(title, DOWN, buff=0.9)
         arrow = GrowArrow(connect(fixed, contextual, palette.TEXT))
         step = Text("self-attention", font_size=26, color=palette.TEXT)
