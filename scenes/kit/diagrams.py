@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from manim import (
     DOWN,
     LEFT,
+    RIGHT,
     TAU,
     UP,
     Arrow,
@@ -104,7 +105,7 @@ class Card(VGroup):
         self.frame = RoundedRectangle(
             corner_radius=0.15, width=width, height=max(content.height + 0.5, height or 0), color=color
         ).set_fill(color, opacity=0.08)
-        content.move_to(self.frame).align_to(self.frame, UP).shift(0.25 * DOWN)
+        content.align_to(self.frame, UP + LEFT).shift(0.25 * (DOWN + RIGHT))
         super().__init__(self.frame, content)
 
 
