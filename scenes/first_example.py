@@ -72,38 +72,40 @@ class WorkCatSat(PacedScene):
         self.show_title()
         q_mat, k_mat = self.project(cs)
         scores = self.score_grid(cs, q_mat, k_mat)
+        self.finish_narration()
         self.play(FadeOut(VGroup(q_mat, k_mat)))
         scaled = self.scale(cs, scores)
         weights = self.softmax_rows(cs, scaled)
+        self.finish_narration()
         self.play(FadeOut(VGroup(scaled, weights)))
         self.build_output(cs)
 
     def project(self, cs) -> tuple[LabelledMatrix, LabelledMatrix]:
         """E, then Q, K and V from it (the notes' identity projections make all three equal E)."""
         tokens = cs["tokens"]
-        e_mat = LabelledMatrix(cs["E"], row_labels=tokens, name="E", font_size=30).move_to(LEFT * 4.6 + UP * 0.6)
-        self.narrate(f"Three tokens, each embedded as a vector of {cs['E'].shape[1]} numbers: the rows of E.")
+        e_mat = LabelledMatrix(cs["E"], row_labels=tokens, name="E", font_size=30)
+        mats = VGroup(*(LabelledMatrix(cs[r], name=r, color=palette.ROLE[r], font_size=30) for r in ("Q", "K", "V")))
+        mats.arrange(RIGHT, buff=0.6)
+        fit_width(VGroup(e_mat, mats).arrange(RIGHT, buff=1.0), 13).move_to(UP * 0.6)
+        self.narrate(f"{len(tokens)} tokens, each embedded as a vector of {cs['E'].shape[1]} numbers: the rows of E.")
         self.play(FadeIn(e_mat.get_frame()), e_mat.fill_in(run_time=1.2))
         identity = all(is_identity(cs[w]) for w in ("W_q", "W_k", "W_v"))
         how = r"W_Q = W_K = W_V = I" if identity else r"Q = E W_Q,\; K = E W_K,\; V = E W_V"
-        rule = notation(MathTex(how, font_size=36)).next_to(e_mat, DOWN, buff=0.6)
+        rule = notation(MathTex(how, font_size=36)).next_to(VGroup(e_mat, mats), DOWN, buff=0.6)
         self.narrate(
             "The notes keep it simple: all three projections are the identity, so Q, K and V all equal E."
             if identity
             else "Each projection turns E into its own matrix: Q, K and V."
         )
         self.play(Write(rule))
-        mats = VGroup(
-            *(LabelledMatrix(cs[r], name=r, color=palette.ROLE[r], font_size=30) for r in ("Q", "K", "V"))
-        ).arrange(RIGHT, buff=0.6)
-        mats.next_to(e_mat, RIGHT, buff=1.0)
         frames = VGroup(*(m.get_frame() for m in mats))
         self.play(*(ReplacementTransform(e_mat.cells.copy(), m.cells) for m in mats), FadeIn(frames))
         self.wait(1)
         q_mat, k_mat, v_mat = mats
         q_target = LabelledMatrix(cs["Q"], row_labels=tokens, name="Q", color=palette.QUERY, font_size=28)
         k_target = LabelledMatrix(cs["K"], row_labels=tokens, name="K", color=palette.KEY, font_size=28)
-        VGroup(q_target, k_target).arrange(DOWN, buff=0.5).to_edge(LEFT, buff=0.6).shift(DOWN * 0.4)
+        pair = VGroup(q_target, k_target).arrange(DOWN, buff=0.5)
+        pair.scale(min(1.0, 6.0 / pair.height)).to_edge(LEFT, buff=0.6).shift(DOWN * 0.4)
         self.play(
             FadeOut(VGroup(e_mat, rule, v_mat)),
             ReplacementTransform(q_mat, q_target),
@@ -165,7 +167,8 @@ class WorkCatSat(PacedScene):
     def softmax_rows(self, cs, scaled: LabelledMatrix) -> Heatmap:
         """Softmax along each row: the row's scaled scores become weights that add up to 1."""
         tokens = cs["tokens"]
-        heat = Heatmap(cs["weights"], tokens, cell=0.9, caption=True).to_edge(RIGHT, buff=1.0).shift(UP * 0.5)
+        cell = min(0.9, 3.6 / len(tokens))
+        heat = Heatmap(cs["weights"], tokens, cell=cell, caption=True).to_edge(RIGHT, buff=1.0).shift(UP * 0.5)
         self.narrate("Softmax runs along each row: every query shares out its attention over the keys.")
         self.play(FadeIn(heat.get_labels()), FadeIn(heat.get_caption()))
         frame = scaled.row_frame(0)
@@ -173,12 +176,14 @@ class WorkCatSat(PacedScene):
         line = None
         for i in range(len(tokens)):
             fresh = label(f"softmax({vector_text(cs['scaled_scores'][i])}) = {vector_text(cs['weights'][i], 2)}", 24)
-            fit_width(fresh, 12).to_edge(DOWN, buff=0.8)
+            fit_width(fresh, 12).next_to(VGroup(scaled, heat), DOWN, buff=0.4).set_x(0)
             swap = [FadeOut(line), FadeIn(fresh)] if line else [FadeIn(fresh)]
             self.play(frame.animate.move_to(scaled.row_frame(i)), *swap, heat.fill_row(i), run_time=1.0)
             self.wait(1.0)
             line = fresh
-        self.narrate(f"Each row adds up to 1. '{tokens[0]}' attends to itself and '{tokens[-1]}' most.")
+        row = cs["weights"][0]
+        most = " and ".join(f"'{t}'" for t, w in zip(tokens, row, strict=True) if np.isclose(w, row.max()))
+        self.narrate(f"Each row adds up to 1. '{tokens[0]}' attends most to {most}.")
         self.wait(1.5)
         self.play(FadeOut(VGroup(frame, line)))
         return heat
