@@ -1,0 +1,121 @@
+"""Chart pieces of the scaling, limits and recap chapters: cell grids, value bars, panels."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from manim import (
+    DOWN,
+    UP,
+    Line,
+    ManimColor,
+    Rectangle,
+    RoundedRectangle,
+    Square,
+    Text,
+    VGroup,
+)
+
+from . import palette
+
+
+def cell_grid(n: int, side: float, color: ManimColor = palette.HEAT_LOW, opacity: float = 0.8) -> VGroup:
+    """An ``n`` × ``n`` grid of attention cells filling a square of width ``side``.
+
+    Parameters
+    ----------
+    n
+        Cells along each edge (tokens of the sequence).
+    side
+        Width and height of the whole grid.
+    color, opacity
+        Fill of every cell.
+
+    Returns
+    -------
+    VGroup
+        ``n`` rows of ``n`` squares, row-major (rows are queries).
+    """
+    cell = side / n
+    rows = VGroup(
+        *(
+            VGroup(
+                *(
+                    Square(cell, stroke_width=1, stroke_color=palette.BACKGROUND).set_fill(color, opacity)
+                    for _ in range(n)
+                )
+            ).arrange(buff=0)
+            for _ in range(n)
+        )
+    )
+    return rows.arrange(DOWN, buff=0)
+
+
+def panel(heading: str, picture: VGroup, caption: str, width: float = 6.6, height: float = 3.1) -> VGroup:
+    """A framed card: a heading, a small picture and a one-line caption below it.
+
+    Parameters
+    ----------
+    heading
+        The card's title.
+    picture
+        The illustration, scaled to fit between heading and caption.
+    caption
+        One short explanatory line.
+    width, height
+        Size of the frame.
+
+    Returns
+    -------
+    VGroup
+        ``frame, heading, picture, caption``.
+    """
+    frame = RoundedRectangle(corner_radius=0.15, width=width, height=height, stroke_color=palette.MUTED, stroke_width=2)
+    title = Text(heading, font_size=28, color=palette.TEXT, weight="BOLD")
+    title.next_to(frame.get_top(), DOWN, buff=0.2)
+    note = Text(caption, font_size=20, color=palette.MUTED)
+    note.scale_to_fit_width(min(note.width, width - 0.4)).next_to(frame.get_bottom(), UP, buff=0.2)
+    room = title.get_bottom()[1] - note.get_top()[1] - 0.3
+    picture.scale_to_fit_height(min(picture.height, room))
+    if picture.width > width - 0.6:
+        picture.scale_to_fit_width(width - 0.6)
+    picture.move_to((title.get_bottom() + note.get_top()) / 2)
+    return VGroup(frame, title, picture, note)
+
+
+def value_bars(
+    heights: Sequence[float],
+    width: float,
+    bar_width: float = 0.7,
+    color: ManimColor = palette.HEAT_HIGH,
+) -> VGroup:
+    """Bars standing on a common baseline (origin at the baseline's left end).
+
+    Parameters
+    ----------
+    heights
+        Height of each bar, in scene units (scale the data before calling).
+    width
+        Length of the baseline; the bars are spread evenly along it.
+    bar_width
+        Width of one bar.
+    color
+        Fill colour of the bars.
+
+    Returns
+    -------
+    VGroup
+        One Rectangle per value, bottoms on y = 0.
+    """
+    step = width / len(heights)
+    bars = VGroup()
+    for i, h in enumerate(heights):
+        bar = Rectangle(width=bar_width, height=max(h, 1e-3), fill_color=color, fill_opacity=0.85, stroke_width=0)
+        bar.move_to([step * (i + 0.5), 0, 0], aligned_edge=DOWN)
+        bars.add(bar)
+    return bars
+
+
+def baseline(width: float) -> Line:
+    """The axis line under :func:`value_bars` of the same width."""
+    return Line([0, 0, 0], [width, 0, 0], color=palette.MUTED, stroke_width=2)

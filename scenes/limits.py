@@ -1,0 +1,170 @@
+"""Chapter "Limitations": four weak spots of self-attention, then the O(N²) cost in numbers."""
+
+from __future__ import annotations
+
+from manim import (
+    DOWN,
+    LEFT,
+    PI,
+    RIGHT,
+    UP,
+    ArcBetweenPoints,
+    Create,
+    DashedLine,
+    Dot,
+    FadeIn,
+    GrowFromCenter,
+    LaggedStart,
+    SurroundingRectangle,
+    Text,
+    Transform,
+    VGroup,
+    Write,
+)
+
+from scenes.kit import palette
+from scenes.kit.base import LessonScene, notation
+from scenes.kit.charts import cell_grid, panel
+from scenes.kit.numbers import fmt_bytes, fmt_count, fmt_int
+
+
+def _same_set() -> VGroup:
+    """Two orders of the same words: without positions, attention sees one set."""
+    first = Text("dog bites man", font_size=30, color=palette.TEXT)
+    same = Text("=", font_size=30, color=palette.MUTED)
+    second = Text("man bites dog", font_size=30, color=palette.TEXT)
+    return VGroup(first, same, second).arrange(DOWN, buff=0.12)
+
+
+def _everyone_to_everyone() -> VGroup:
+    return VGroup(notation(Text("O(N²)", font_size=34, color=palette.HEAT_HIGH)), cell_grid(6, 1.5)).arrange(
+        RIGHT, buff=0.5
+    )
+
+
+def _attends_everywhere() -> VGroup:
+    """One token (a query) linked to every other one, relevant or not."""
+    dots = VGroup(*(Dot(radius=0.09, color=palette.MUTED) for _ in range(7))).arrange(RIGHT, buff=0.55)
+    focus = dots[2].set_color(palette.QUERY).scale(1.4)
+    links = VGroup(
+        *(
+            ArcBetweenPoints(focus.get_top(), d.get_top(), angle=-1.2 if d.get_x() > focus.get_x() else 1.2).set_stroke(
+                palette.HEAT_LOW, width=3, opacity=0.8
+            )
+            for d in dots
+            if d is not focus
+        )
+    )
+    return VGroup(links, dots)
+
+
+def _flat_tokens() -> VGroup:
+    """A phrase tree drawn dashed above flat tokens: the structure is not built in."""
+    words = VGroup(*(Text(w, font_size=26, color=palette.TEXT) for w in ("the", "old", "dog", "slept"))).arrange(
+        RIGHT, buff=0.35
+    )
+    phrase = words[0].get_top() + UP * 0.9 + RIGHT * (words[2].get_x() - words[0].get_x()) / 2
+    root = phrase + UP * 0.5 + RIGHT * 1.0
+    branches = [(phrase, w.get_top()) for w in words[:3]] + [(root, phrase), (root, words[3].get_top())]
+    tree = VGroup(*(DashedLine(a, b + UP * 0.08, color=palette.MUTED, stroke_width=2) for a, b in branches))
+    query = Text("?", font_size=30, color=palette.HEAT_HIGH).next_to(root, RIGHT, buff=0.15)
+    return VGroup(tree, query, words)
+
+
+class ListLimitations(LessonScene):
+    """No inherent order, quadratic cost, too global, no hierarchy: one card each."""
+
+    def construct(self) -> None:
+        self.show_title()
+        cards = VGroup(
+            panel("No inherent order", _same_set(), "An unordered set of tokens: positions must be added"),
+            panel("Quadratic cost", _everyone_to_everyone(), "Every token is compared with every token"),
+            panel("Attention can be too global", _attends_everywhere(), "Even irrelevant tokens mix in: noise"),
+            panel("No built-in hierarchy", _flat_tokens(), "Tokens are flat: phrases and syntax are not built in"),
+        ).arrange_in_grid(rows=2, cols=2, buff=(0.35, 0.3))
+        cards.next_to(self.mobjects[0], DOWN, buff=0.35)
+        narration = (
+            "Self-attention has no sense of order: shuffle the words and it sees the same set.",
+            "It compares every token with every token, so its cost grows with the square of the length.",
+            "Every token can attend to everything, even irrelevant words, which adds noise.",
+            "And tokens are flat: phrases and syntax are not built into attention itself.",
+        )
+        for card, line in zip(cards, narration, strict=True):
+            frame, heading, picture, caption = card
+            seconds = self.narrate(line)
+            self.play(Create(frame), Write(heading), run_time=0.8)
+            self.play(FadeIn(picture, shift=UP * 0.2), FadeIn(caption), run_time=1.0)
+            self.wait(max(seconds - 1.8, 0.5))
+        self.wait(1)
+
+
+class GrowQuadratically(LessonScene):
+    """N tokens make N × N attention cells: a growing grid, then real sequence lengths."""
+
+    def construct(self) -> None:
+        cost = self.values["complexity"]
+        self.show_title()
+        self.grow_grid(cost["grid_lengths"], cost["grid_cells"], cost["doubling_factor"])
+        self.tabulate(cost)
+        self.wait(1.5)
+
+    def grow_grid(self, lengths: list[int], cells: list[int], doubling: int) -> None:
+        """Each token length as a grid of query-key cells, with its cell count."""
+        center = LEFT * 4.0 + DOWN * 0.4
+        grid = cell_grid(lengths[0], 3.2).move_to(center)
+        label = self.grid_label(lengths[0], cells[0], grid)
+        axes = VGroup(
+            Text("keys →", font_size=20, color=palette.KEY).next_to(grid, UP, buff=0.15),
+            Text("queries ↓", font_size=20, color=palette.QUERY).rotate(PI / 2).next_to(grid, LEFT, buff=0.15),
+        )
+        seconds = self.narrate("Every token is compared with every token: N tokens make N times N attention cells.")
+        self.play(GrowFromCenter(grid), FadeIn(axes), FadeIn(label), run_time=1.2)
+        self.wait(max(seconds - 1.2, 0.5))
+        self.narrate(f"Each time N doubles, the grid holds {fmt_int(doubling)} times as many cells.")
+        for n, count in zip(lengths[1:], cells[1:], strict=True):
+            bigger = cell_grid(n, 3.2).move_to(center)
+            self.play(Transform(grid, bigger), Transform(label, self.grid_label(n, count, bigger)), run_time=1.2)
+            self.wait(0.8)
+        times = Text(f"double N  →  ×{fmt_int(doubling)} cells", font_size=26, color=palette.HEAT_HIGH)
+        self.play(FadeIn(times.next_to(label, DOWN, buff=0.2)), run_time=0.8)
+        self.wait(1.0)
+
+    @staticmethod
+    def grid_label(n: int, cells: int, grid: VGroup) -> Text:
+        return Text(f"N = {fmt_int(n)} tokens: {fmt_int(cells)} cells", font_size=24, color=palette.TEXT).next_to(
+            grid, DOWN, buff=0.25
+        )
+
+    def tabulate(self, cost: dict) -> None:
+        """Real sequence lengths: comparisons and the memory of one attention matrix."""
+        header = [
+            Text("tokens N", font_size=22, color=palette.MUTED),
+            notation(Text("comparisons N²", font_size=22, color=palette.MUTED)),
+            Text(f"memory, {fmt_int(cost['bytes_per_weight'])} bytes each", font_size=22, color=palette.MUTED),
+        ]
+        rows = [
+            [
+                Text(fmt_int(n), font_size=28, color=palette.TEXT),
+                Text(fmt_count(c), font_size=28, color=palette.HEAT_LOW),
+                Text(fmt_bytes(b), font_size=28, color=palette.HEAT_HIGH),
+            ]
+            for n, c, b in zip(cost["sequence_lengths"], cost["comparisons"], cost["memory_bytes"], strict=True)
+        ]
+        table = VGroup(*header, *(cell for row in rows for cell in row)).arrange_in_grid(
+            cols=3, buff=(0.45, 0.45), col_alignments="rrr"
+        )
+        table.to_edge(RIGHT, buff=0.6).set_y(-0.2)
+        seconds = self.narrate("Real texts are far longer. One attention matrix needs one weight per pair of tokens.")
+        self.play(FadeIn(VGroup(*header)), run_time=0.8)
+        self.wait(max(seconds - 0.8, 0.5))
+        last = rows[-1]
+        self.narrate(
+            f"At {fmt_int(cost['sequence_lengths'][-1])} tokens that is {fmt_count(cost['comparisons'][-1])} "
+            f"comparisons and {fmt_bytes(cost['memory_bytes'][-1])}, for one head of one layer."
+        )
+        for row in rows:
+            self.play(LaggedStart(*(FadeIn(cell, shift=LEFT * 0.2) for cell in row), lag_ratio=0.3), run_time=1.2)
+            self.wait(0.6)
+        box = SurroundingRectangle(VGroup(*last), color=palette.HEAT_HIGH, buff=0.15)
+        self.play(Create(box), run_time=0.8)
+        self.wait(2.5)
