@@ -1,0 +1,105 @@
+"""The meaning map component and the first-example / meaning scenes' own logic.
+
+Expected values are computed here independently (plain numpy), never read from the code under test.
+"""
+
+import numpy as np
+from manim import Dot, Text
+
+from attention_math import DEFAULT_EXAMPLE, lesson_values
+from scenes.first_example import is_identity, vector_text
+from scenes.kit.meaning_map import MeaningMap, overlaps, place_label
+from scenes.lesson import by_class
+from scenes.meaning import standing
+from tests.probe import probe
+
+WORDS = {"a": np.array([0.0, 0.0]), "b": np.array([0.3, 0.0]), "c": np.array([3.0, 1.0]), "d": np.array([-3.0, 1.0])}
+
+
+def small_map() -> MeaningMap:
+    return MeaningMap(WORDS, {"tech": ["c"], "fruit": ["d"]}, {"tech": WORDS["c"], "fruit": WORDS["d"]}, 6, 4)
+
+
+def test_place_label_avoids_an_obstacle_below():
+    dot = Dot([0, 0, 0])
+    blocker = Text("blocker", font_size=24).next_to(dot, np.array([0, -1, 0]), buff=0.08)
+    label = place_label(Text("word", font_size=24), dot, [blocker])
+    assert not overlaps(label, blocker)
+    assert label.get_center()[1] > dot.get_center()[1]  # moved above, the next side tried
+
+
+def test_place_label_prefers_the_side_away_from_an_arrow():
+    dot = Dot([0, 0, 0])
+    label = place_label(Text("word", font_size=24), dot, [], away=np.array([1.0, 0.0, 0.0]))
+    assert label.get_left()[0] > dot.get_right()[0]
+
+
+def test_default_map_labels_touch_no_dot_or_label():
+    ss = lesson_values(("semantic_shift",), DEFAULT_EXAMPLE, owner="test")["semantic_shift"]
+    m = MeaningMap(ss["words"], ss["cluster_words"], ss["centroids"], width=11.5, height=5.4)
+    marks = list(m.marks.values())
+    for mark in marks:
+        for other in marks:
+            if other is not mark:
+                assert not overlaps(mark.label, other.label), (mark.label.text, other.label.text)
+                assert not overlaps(mark.label, other.dot), (mark.label.text, other.label.text)
+
+
+def test_close_words_get_separate_labels():
+    m = small_map()
+    a, b = m.mark("a"), m.mark("b")
+    assert not overlaps(a.label, b.label)
+
+
+def test_stronger_weight_draws_a_thicker_arrow():
+    m = small_map()
+    weak, strong = m.pull_arrow([0, 0], "c", 0.1, 0.5), m.pull_arrow([0, 0], "c", 0.5, 0.5)
+    assert strong.get_stroke_width() > weak.get_stroke_width()
+
+
+def test_moved_mark_sits_at_the_new_point():
+    m = small_map()
+    m.mark("a", at=[0, 0])
+    target = m.moved("a", [1.5, 0.5])
+    assert np.allclose(target.dot.get_center(), m.plane.c2p(1.5, 0.5))
+
+
+def test_standing_names_ties_and_the_nearer_cluster():
+    assert "about as far" in standing("apple", {"fruit": 3.14, "tech": 3.15})[0]
+    assert standing("apple", {"fruit": 4.3, "tech": 2.1})[0].endswith("closer to tech")
+
+
+def test_vector_text_uses_the_decimals_the_values_need():
+    assert vector_text(np.array([6.0, 4.0])) == "[6, 4]"
+    assert vector_text(np.array([0.4223, 0.1554]), 2) == "[0.42, 0.16]"
+    assert vector_text(np.array([2.5, 3.0])) == "[2.5, 3.0]"
+
+
+def test_is_identity():
+    assert is_identity(np.eye(4))
+    assert not is_identity(np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]]) * 2)
+
+
+def independent_nearest_after(words: dict, clusters: dict, tokens: list[str], focus: str) -> str:
+    """Attention with identity projections over 2-D positions, scores / sqrt(2), by hand."""
+    x = np.array([words[t] for t in tokens], dtype=float)
+    q = np.array(words[focus], dtype=float)
+    scores = x @ q / np.sqrt(2)
+    w = np.exp(scores - scores.max())
+    w /= w.sum()
+    after = w @ x
+    centres = {name: np.mean([words[m] for m in members], axis=0) for name, members in clusters.items()}
+    return min(centres, key=lambda n: np.linalg.norm(after - centres[n]))
+
+
+def test_shift_meaning_says_where_each_sentence_moves_the_word():
+    import tomllib
+
+    raw = tomllib.loads(DEFAULT_EXAMPLE.read_text())["semantic_shift"]
+    expected = [
+        independent_nearest_after(raw["words"], raw["clusters"], s["tokens"], s["focus"]) for s in raw["sentences"]
+    ]
+    assert expected == ["tech", "fruit"]  # the slide deck's story, if the example file still tells it
+    narration = probe(by_class("ShiftMeaning"))[-1].narration
+    verdicts = [line for line in narration if "moved toward" in line or "stays nearest" in line]
+    assert [line.rstrip(".").split()[-1] for line in verdicts] == expected
