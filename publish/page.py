@@ -9,39 +9,46 @@ import base64
 import html
 import json
 import os
+import re
 import shutil
-from datetime import timedelta
 from itertools import groupby
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import quote
-
-import srt
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 ASSET_FOLDER = "page"  # the page's CSS and JS, copied beside index.html
 TITLE = "Self-attention, animated"
 VIDEO_SUFFIXES = (".mp4", ".webm", ".mov")
 DOWNLOADS = {".mp4": "MP4", ".webm": "WebM", ".mov": "MOV", ".gif": "GIF"}
+#: one SubRip cue: its number, start and end (HH:MM:SS,mmm) and its text up to a blank line
+SRT_CUE = re.compile(r"^\d+\n(\d+:\d\d:\d\d),(\d{3}) --> (\d+:\d\d:\d\d),(\d{3})\n(.+?)(?:\n\n|\n?\Z)", re.M | re.S)
 
 
 # --- subtitles ---------------------------------------------------------------------------
 
 
-def read_cues(path: Path) -> list[srt.Subtitle]:
+class Cue(NamedTuple):
+    """A subtitle: start and end as WebVTT times (HH:MM:SS.mmm), and its text."""
+
+    start: str
+    end: str
+    text: str
+
+
+def read_cues(path: Path) -> list[Cue]:
     """The cues of an ``.srt`` file, in order (none when the file is missing)."""
-    return list(srt.parse(path.read_text(encoding="utf-8"))) if path.is_file() else []
+    if not path.is_file():
+        return []
+    text = path.read_text(encoding="utf-8").replace("\r\n", "\n")
+    return [
+        Cue(f"{start}.{ms}", f"{end}.{end_ms}", body.strip()) for start, ms, end, end_ms, body in SRT_CUE.findall(text)
+    ]
 
 
-def vtt_time(delta: timedelta) -> str:
-    millis = round(delta.total_seconds() * 1000)
-    hours, rest = divmod(millis, 3_600_000)
-    minutes, rest = divmod(rest, 60_000)
-    return f"{hours:02d}:{minutes:02d}:{rest // 1000:02d}.{rest % 1000:03d}"
-
-
-def to_vtt(cues: list[srt.Subtitle]) -> str:
+def to_vtt(cues: list[Cue]) -> str:
     """WebVTT (what browsers read in a ``<track>``) of subtitle cues; their text is escaped for VTT."""
-    blocks = [f"{vtt_time(c.start)} --> {vtt_time(c.end)}\n{html.escape(c.content, quote=False)}" for c in cues]
+    blocks = [f"{c.start} --> {c.end}\n{html.escape(c.text, quote=False)}" for c in cues]
     return "WEBVTT\n\n" + "\n\n".join(blocks) + "\n"
 
 
@@ -105,7 +112,7 @@ def downloads(output: Path, record: dict, vtt: str | None, slides: dict | None) 
 
 def transcript(output: Path, record: dict) -> str:
     cues = read_cues(output / record["subtitles"]) if record.get("subtitles") else []
-    lines = "".join(f"<p>{esc(c.content)}</p>" for c in cues)
+    lines = "".join(f"<p>{esc(c.text)}</p>" for c in cues)
     return f'<details class="transcript" open><summary>Transcript</summary>{lines}</details>' if cues else ""
 
 
