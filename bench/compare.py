@@ -101,35 +101,34 @@ def main() -> None:
         sys.exit("no scene to benchmark")
     print(f"machine: {machine()}", flush=True)
     print(f"scenes ({len(scenes)}, quality {args.quality}): {' '.join(e.id for e in scenes)}", flush=True)
+    print("\n| run | seconds | comparison |\n|---|---:|---|", flush=True)
     with tempfile.TemporaryDirectory(prefix="attention-bench-") as tmp:
-        tmp = Path(tmp)
-        rows = []
-        plain_cold = plain_manim(scenes, args.quality, tmp / "plain-cold", cache=False)
-        rows.append(("1. plain manim, one after another, --disable_caching (cold)", plain_cold, "1.00× (baseline)"))
-        cold = render_py(scenes, args, tmp / "out", "--force")
-        rows.append(
-            (f"2. render.py --jobs {args.jobs} --force (cold)", cold, f"{plain_cold / cold:.2f}× faster than 1")
+        out = Path(tmp) / "out"
+        plain_cold = plain_manim(scenes, args.quality, Path(tmp) / "plain-cold", cache=False)
+        row("1. plain manim, one after another, --disable_caching (cold)", plain_cold, "1.00× (baseline)")
+        cold = render_py(scenes, args, out, "--force")
+        row(f"2. render.py --jobs {args.jobs} --force (cold)", cold, f"{plain_cold / cold:.2f}× faster than 1")
+        noop = render_py(scenes, args, out)
+        skipped = sum(s == "skipped" for s in statuses(out).values())
+        plain_manim(scenes, args.quality, Path(tmp) / "plain-cached", cache=True)  # fills manim's cache, not timed
+        plain_cached = plain_manim(scenes, args.quality, Path(tmp) / "plain-cached", cache=True)
+        row("3a. plain manim again, with manim's own cache", plain_cached, "")
+        row(
+            f"3b. render.py again, nothing changed ({skipped} skipped)",
+            noop,
+            f"{plain_cached / noop:.0f}× faster than 3a",
         )
-        noop = render_py(scenes, args, tmp / "out")
-        skipped = sum(s == "skipped" for s in statuses(tmp / "out").values())
-        plain_manim(scenes, args.quality, tmp / "plain-cached", cache=True)  # fills manim's cache, not timed
-        plain_cached = plain_manim(scenes, args.quality, tmp / "plain-cached", cache=True)
-        rows.append(("3a. plain manim again, with manim's own cache", plain_cached, ""))
-        rows.append((f"3b. render.py again, nothing changed ({skipped} skipped)", noop,
-                     f"{plain_cached / noop:.0f}× faster than 3a"))  # fmt: skip
-        edited = tmp / "edited.toml"
-        change = edit_one_value(DEFAULT_EXAMPLE, edited)
-        after_edit = render_py(scenes, args, tmp / "out", "--example", str(edited))
-        rendered = sorted(i for i, s in statuses(tmp / "out").items() if s == "rendered")
+        change = edit_one_value(DEFAULT_EXAMPLE, Path(tmp) / "edited.toml")
+        after_edit = render_py(scenes, args, out, "--example", str(Path(tmp) / "edited.toml"))
+        rendered = sorted(i for i, s in statuses(out).items() if s == "rendered")
         dependents = sorted(e.id for e in scenes if EDITED_SECTION in e.depends_on)
         verdict = "only the dependents" if rendered == dependents else f"expected {len(dependents)} dependents"
-        rows.append((f"4. render.py after editing {change}", after_edit,
-                     f"rendered {len(rendered)} of {len(scenes)}: {verdict}"))  # fmt: skip
-    print()
-    print("| run | seconds | comparison |")
-    print("|---|---:|---|")
-    for name, seconds, comparison in rows:
-        print(f"| {name} | {seconds:.2f} | {comparison} |")
+        row(f"4. render.py after editing {change}", after_edit, f"rendered {len(rendered)} of {len(scenes)}: {verdict}")
+
+
+def row(name: str, seconds: float, comparison: str) -> None:
+    """Print one row of the table as soon as it is measured (a run at 1080p60 takes a while)."""
+    print(f"| {name} | {seconds:.2f} | {comparison} |", flush=True)
 
 
 if __name__ == "__main__":
