@@ -9,6 +9,7 @@ import numpy as np
 from manim import (
     DOWN,
     LEFT,
+    RESAMPLING_ALGORITHMS,
     RIGHT,
     UP,
     Arrow,
@@ -17,12 +18,13 @@ from manim import (
     DecimalNumber,
     FadeIn,
     FadeOut,
+    Group,
     GrowArrow,
+    ImageMobject,
     LaggedStart,
     ManimColor,
     Rectangle,
     ReplacementTransform,
-    Square,
     SurroundingRectangle,
     Text,
     VGroup,
@@ -54,25 +56,27 @@ def model_line(rm: dict) -> VGroup:
     return VGroup(name, size).arrange(RIGHT, buff=0.35)
 
 
-def mini_heatmap(weights: np.ndarray) -> VGroup:
-    """One head's weights as coloured cells only, on the fixed 0 → 1 heat scale."""
-    rows, cols = weights.shape
-    cells = VGroup()
-    for i in range(rows):
-        for j in range(cols):
-            square = Square(MINI_CELL, stroke_width=0).set_fill(palette.heat(weights[i, j]), opacity=1.0)
-            cells.add(square.move_to([j * MINI_CELL, -i * MINI_CELL, 0]))
-    return cells
+def mini_heatmap(weights: np.ndarray) -> ImageMobject:
+    """One head's weights as coloured cells only, on the fixed 0 → 1 heat scale.
+
+    A pixel per weight, scaled up without smoothing: thousands of cells cost one image each
+    frame instead of thousands of vector squares.
+    """
+    rgba = np.array([[palette.heat(w).to_rgba() for w in row] for row in weights])
+    image = ImageMobject(np.round(rgba * 255).astype(np.uint8))
+    image.set_resampling_algorithm(RESAMPLING_ALGORITHMS["nearest"])
+    image.height = MINI_CELL * weights.shape[0]
+    return image
 
 
-class HeadGrid(VGroup):
+class HeadGrid(Group):
     """Every layer (rows) and head (columns) of one sentence, each a small heatmap, with indices."""
 
     def __init__(self, attention: np.ndarray) -> None:
         super().__init__()
         layers, heads = attention.shape[:2]
         self.maps = [[mini_heatmap(attention[layer, head]) for head in range(heads)] for layer in range(layers)]
-        rows = VGroup(*(VGroup(*row).arrange(RIGHT, buff=MINI_GAP) for row in self.maps))
+        rows = Group(*(Group(*row).arrange(RIGHT, buff=MINI_GAP) for row in self.maps))
         self.body = rows.arrange(DOWN, buff=MINI_GAP)
         self.layer_labels = VGroup(
             *(
@@ -89,7 +93,7 @@ class HeadGrid(VGroup):
         self.heads_title = caption("head", 17, palette.MUTED).next_to(self.head_labels, LEFT, buff=0.2)
         self.add(self.body, self.layer_labels, self.head_labels, self.heads_title)
 
-    def head(self, layer: int, head: int) -> VGroup:
+    def head(self, layer: int, head: int) -> ImageMobject:
         return self.maps[layer][head]
 
 
