@@ -50,12 +50,12 @@ MAX_ROWS = 8  # rows drawn before a matrix abbreviates with an ellipsis
 MAX_COLS = 5
 
 
-TOP = 3.15  # y of the content's top edge, just below the title
+TOP = 2.85  # y of the content's top edge, just below the title
 
 
 def matrix_font(rows: int) -> float:
     """Digit size for a matrix of ``rows`` rows: smaller for long sentences."""
-    return 30 if rows <= 5 else 22
+    return 34 if rows <= 5 else 22
 
 
 def below_title(mob):
@@ -357,7 +357,7 @@ class AlignDotProducts(WorkedScene):
 
     def extent(self, head) -> tuple[float, float, float, float]:
         """Room for every key around the query, and for the query turned fully around."""
-        reach = max(head["query_norms"][0], head["key_norms"].max()) * 1.15
+        reach = max(head["query_norms"][0], head["key_norms"].max()) * 1.05
         return (-reach, reach, -reach, reach)
 
     def readout(self, head, j: int) -> VGroup:
@@ -479,7 +479,7 @@ class NormalizeScores(WorkedScene):
         return below_title(m).to_edge(LEFT, buff=0.4)
 
     def heatmap(self, head, tokens) -> Heatmap:
-        cell = min(0.75, 4.4 / len(tokens))
+        cell = min(0.85, 4.4 / len(tokens))
         return Heatmap(head["weights"], tokens, cell=cell, caption=True)
 
     def softmax_row(self, head, tokens, i: int, scaled: LabelledMatrix) -> SoftmaxBars:
@@ -534,7 +534,7 @@ class SumValues(WorkedScene):
         plane = scenery[0] if len(scenery) else None
         sums = head["output_partial_sums"][i]
         total = LabelledMatrix(
-            sums[:1], name=r"\text{running sum}", color=palette.TEXT, font_size=28, max_cols=MAX_COLS
+            sums[:1], name=r"\text{running sum}", color=palette.TEXT, font_size=34, max_cols=MAX_COLS
         )
         total.next_to(weighted, DOWN, buff=0.6).align_to(weighted.cells, LEFT)
         self.play(FadeIn(total.get_frame()), FadeIn(total.cells))
@@ -647,7 +647,7 @@ class CombineHeads(WorkedScene):
 
     def quick_head(self, head, tokens, n: int, formula: MathTex) -> None:
         """A glimpse of head ``n``: its weights heatmap, briefly."""
-        cell = min(0.6, 3.4 / len(tokens))
+        cell = min(0.6, 3.6 / len(tokens))
         name = notation(Text(f"head {n + 1}: attention weights", font=TOKEN_FONT, font_size=24))
         name.next_to(formula, DOWN, buff=0.3)
         weights = Heatmap(head["weights"], tokens, cell=cell).next_to(name, DOWN, buff=0.2)

@@ -120,6 +120,7 @@ class SoftmaxBars(VGroup):
         return self.total
 
     def grow(self, **kwargs) -> Animation:
-        """An animation growing the bars from the baseline, then their numbers."""
+        """An animation drawing the baseline and labels, growing the bars from it, then their numbers."""
         grow = (GrowFromEdge(bar, DOWN) for bar in self.bars)
-        return LaggedStart(*grow, *(FadeIn(n, shift=0.1 * UP) for n in self.numbers), lag_ratio=0.08, **kwargs)
+        numbers = (FadeIn(n, shift=0.1 * UP) for n in self.numbers)
+        return LaggedStart(FadeIn(VGroup(self.baseline, self.labels)), *grow, *numbers, lag_ratio=0.08, **kwargs)

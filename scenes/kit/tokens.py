@@ -81,14 +81,14 @@ class TokenRow(VGroup):
 
 
 def stagger(labels: Sequence[Mobject], xs: Sequence[float], y: float, pitch: float, direction: np.ndarray = UP) -> None:
-    """Centre each label on its x, on up to two levels so that neighbours never overlap.
+    """Centre each label on its x, on up to three levels so that neighbours never overlap.
 
-    Labels wider than ``pitch`` (the distance between two x's) alternate between two
-    levels; when even that is too tight, every label is turned a quarter. ``y`` is the
+    Labels wider than ``pitch`` (the distance between two x's) take turns between
+    levels; when three are not enough, every label is turned a quarter. ``y`` is the
     edge nearest the data; levels grow in ``direction`` (UP or DOWN).
     """
     levels = _levels(labels, pitch)
-    if levels > 2:
+    if levels > 3:
         for mob in labels:
             mob.turn()
         levels = _levels(labels, pitch)
@@ -100,4 +100,4 @@ def stagger(labels: Sequence[Mobject], xs: Sequence[float], y: float, pitch: flo
 
 def _levels(labels: Sequence[Mobject], pitch: float) -> int:
     widest = max((m.width for m in labels), default=0.0)
-    return max(1, int(np.ceil((widest + 0.08) / max(pitch, 1e-6))))
+    return max(1, int(np.ceil((widest + 0.05) / max(pitch, 1e-6))))
