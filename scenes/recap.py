@@ -1,0 +1,170 @@
+"""Chapter "Recap": the seven steps of a self-attention layer with their shapes, then a quiz."""
+
+from __future__ import annotations
+
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Create,
+    FadeIn,
+    FadeOut,
+    Line,
+    MarkupText,
+    MathTex,
+    SurroundingRectangle,
+    Text,
+    VGroup,
+    linear,
+)
+
+from scenes.kit import palette
+from scenes.kit.base import notation
+from scenes.kit.numbers import fmt, fmt_int
+from scenes.kit.pacing import PacedScene
+from scenes.kit.tokens import TOKEN_FONT
+
+
+def shape(*dims: int) -> str:
+    """TeX of a matrix shape from computed sizes: ``4 \\times 2``."""
+    return r" \times ".join(fmt_int(d) for d in dims)
+
+
+class RecapSteps(PacedScene):
+    """The seven steps of the layer, each with its formula and the worked example's shapes."""
+
+    def construct(self) -> None:
+        we = self.values["worked_example"]
+        T, d_model, d_k, h = we["T"], we["d_model"], we["d_k"], we["h"]
+        sqrt_d_k = we["heads"][0]["sqrt_d_k"]
+        title = self.show_title()
+        legend = self.legend(we["tokens"], T, d_model, d_k).next_to(title, DOWN, buff=0.3)
+        self.narrate("Seven steps turn the input into context-aware vectors. Follow the shapes of our example.")
+        self.play(FadeIn(legend), run_time=0.8)
+        steps = [
+            ("Input embeddings", r"X", shape(T, d_model), "Each token enters as a row of X."),
+            (
+                "Project to Q, K, V",
+                r"Q = XW_Q",
+                rf"({shape(T, d_model)})({shape(d_model, d_k)}) \to {shape(T, d_k)}",
+                "Three learned matrices project X into queries, keys and values.",
+            ),
+            ("Dot products", r"QK^T", shape(T, T), "Every query meets every key: one score per pair of tokens."),
+            (
+                "Scale",
+                r"QK^T / \sqrt{d_k}",
+                rf"\div {fmt(sqrt_d_k)}",
+                "Dividing by the square root of d k keeps the scores in a healthy range.",
+            ),
+            ("Softmax per row", r"\mathrm{softmax}(\cdot)", shape(T, T), "Softmax turns each row into weights."),
+            ("Weighted sum", r"\alpha V", shape(T, d_k), "Each output row is a weighted sum of the value vectors."),
+            (
+                "Output",
+                rf"\mathrm{{concat}}_{{{fmt_int(h)}\ \mathrm{{heads}}}}",
+                shape(T, h * d_k),
+                "The heads are joined: one context-aware vector per token.",
+            ),
+        ]
+        rows = VGroup(*(self.step_row(i, name, formula, size) for i, (name, formula, size, _) in enumerate(steps)))
+        rows.arrange(DOWN, buff=0.42, aligned_edge=LEFT).next_to(legend, DOWN, buff=0.5)
+        self.align_columns(rows)
+        for row, (*_, line) in zip(rows, steps, strict=True):
+            self.narrate(line)
+            self.play(FadeIn(row, shift=0.2 * RIGHT), run_time=0.8)
+        box = SurroundingRectangle(rows, color=palette.MUTED, buff=0.15)
+        self.narrate("Softmax of Q K transposed over root d k, times V: that is the whole layer.")
+        self.play(Create(box), run_time=0.8)
+
+    @staticmethod
+    def legend(tokens: list[str], T: int, d_model: int, d_k: int) -> VGroup:
+        """The example's tokens and sizes, the symbols the shapes below are made of."""
+        sizes = MathTex(
+            rf"T = {fmt_int(T)},\quad d_{{model}} = {fmt_int(d_model)},\quad d_k = {fmt_int(d_k)}",
+            font_size=34,
+            color=palette.TEXT,
+        )
+        words = Text(" ".join(tokens), font=TOKEN_FONT, font_size=28, color=palette.TEXT)
+        return VGroup(words, sizes).arrange(RIGHT, buff=0.6)
+
+    @staticmethod
+    def step_row(index: int, name: str, formula: str, size: str) -> VGroup:
+        number = notation(Text(f"{index + 1}.", font_size=26, color=palette.MUTED))
+        label = Text(name, font_size=26, color=palette.TEXT)
+        tex = MathTex(formula, font_size=34, color=palette.HEAT_LOW)
+        dims = MathTex(size, font_size=34, color=palette.QUERY)
+        return VGroup(number, label, tex, dims)
+
+    @staticmethod
+    def align_columns(rows: VGroup) -> None:
+        """Line up number, name, formula and shape in four columns."""
+        starts = [-6.3, -5.8, -1.5, 2.2]
+        for row in rows:
+            for part, x in zip(row, starts, strict=True):
+                part.set_x(x, direction=LEFT)
+
+
+#: The five questions of the Q&A notes: question, answer (Pango markup), spoken answer.
+QUIZ = [
+    (
+        "What is the difference between self-attention\nand cross-attention?",
+        "Self-attention takes <span fgcolor='{q}'>Q</span>, <span fgcolor='{k}'>K</span> and "
+        "<span fgcolor='{v}'>V</span> from the same sequence.\nCross-attention takes <span fgcolor='{q}'>Q</span> "
+        "from one sequence (the decoder)\nand <span fgcolor='{k}'>K</span>, <span fgcolor='{v}'>V</span> "
+        "from another (the encoder).",
+        "Self-attention: Q, K and V from one sequence. Cross-attention: queries from the decoder, "
+        "keys and values from the encoder.",
+    ),
+    (
+        "How does multi-head attention relate\nto self-attention?",
+        "It runs several self-attentions in parallel,\neach with its own learned projections,\n"
+        "so each head can capture a different kind of relationship.",
+        "Multi-head attention runs several self-attentions in parallel, each learning its own kind of relation.",
+    ),
+    (
+        "What is the computational complexity\nof self-attention?",
+        "O(n²·d): n is the sequence length, d the embedding size.\n"
+        "QKᵀ compares all n × n pairs of tokens, each with a d-long dot product.",
+        "Order n squared times d: every pair of tokens, each compared with a d-long dot product.",
+    ),
+    (
+        "Why do we divide the dot products by √d_k?",
+        "In high dimensions dot products grow large,\nsoftmax saturates and its gradients vanish.\n"
+        "Dividing by √d_k keeps their variance near one: training keeps learning.",
+        "Large dot products saturate softmax and kill its gradients; dividing by root d k keeps them in range.",
+    ),
+    (
+        "What is the main purpose of self-attention?",
+        "To let each token focus on the other tokens,\ncapturing context and dependencies\n"
+        "wherever they are in the sequence.",
+        "To let every token gather context from every other token, wherever it sits in the sequence.",
+    ),
+]
+
+
+class QuizAttention(PacedScene):
+    """Five questions; each answer appears after a pause to think."""
+
+    THINK_SECONDS = 2.5
+
+    def construct(self) -> None:
+        self.show_title()
+        for i, (question, answer, said) in enumerate(QUIZ):
+            self.ask(i, question, answer, said)
+
+    def ask(self, index: int, question: str, answer: str, said: str) -> None:
+        """Show the question, let a timer bar run out, then reveal the answer."""
+        count = notation(Text(f"Question {index + 1} of {len(QUIZ)}", font_size=24, color=palette.MUTED))
+        asked = Text(question, font_size=32, color=palette.TEXT, line_spacing=1.1)
+        card = VGroup(count, asked).arrange(DOWN, buff=0.3).move_to(UP * 1.4)
+        timer = Line(LEFT * 3, RIGHT * 3, color=palette.HEAT_LOW, stroke_width=8).next_to(card, DOWN, buff=0.4)
+        colours = {"q": palette.QUERY.to_hex(), "k": palette.KEY.to_hex(), "v": palette.VALUE.to_hex()}
+        reply = MarkupText(answer.format(**colours), font_size=26, color=palette.TEXT, line_spacing=1.1)
+        reply.next_to(timer, DOWN, buff=0.5)
+        self.narrate(question.replace("\n", " ") + " Pause and think.")
+        self.play(FadeIn(card, shift=0.2 * DOWN), FadeIn(timer), run_time=0.8)
+        self.play(timer.animate.scale(0.001, about_edge=LEFT), run_time=self.THINK_SECONDS, rate_func=linear)
+        self.narrate(said)
+        self.play(FadeOut(timer), FadeIn(reply, shift=0.2 * UP), run_time=0.8)
+        self.finish_narration()
+        self.play(FadeOut(card), FadeOut(reply), run_time=0.6)
