@@ -69,7 +69,8 @@ class WorkCatSat(PacedScene):
 
     def construct(self) -> None:
         cs = self.values["cat_sat"]
-        self.show_title()
+        sentence = " ".join(cs["tokens"])
+        self.show_title(f"{sentence[:1].upper()}{sentence[1:]}, step by step")
         q_mat, k_mat = self.project(cs)
         scores = self.score_grid(cs, q_mat, k_mat)
         self.finish_narration()

@@ -35,7 +35,8 @@ class AttendTrainStation(PacedScene):
         ts = self.values["train_station"]
         tokens, weights = ts["tokens"], ts["weights"]
         focus, other = ts["focus"], ts["strongest_other"]
-        title = self.show_title()
+        sentence = " ".join(tokens)
+        title = self.show_title(sentence[:1].upper() + sentence[1:])
         cell = min(0.75, 5.2 / len(tokens))
         heat = Heatmap(weights, tokens, cell=cell, caption=True).next_to(title, DOWN, buff=0.3).to_edge(LEFT, buff=0.6)
         n = len(tokens)
