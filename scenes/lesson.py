@@ -64,7 +64,7 @@ LESSON: list[Entry] = [
         "A first example: the cat sat",
         "scenes/first_example.py",
         ("cat-sat", "The cat sat, step by step", "WorkCatSat", ("cat_sat",)),
-        ("scaling-comparison", "Softmax of [6, 4] against [3, 2]", "CompareScaling", ("scaling_demo",)),
+        ("scaling-comparison", "Softmax with and without scaling", "CompareScaling", ("scaling_demo",)),
     ),
     *_chapter(
         "Worked example: I love apple phones",
@@ -82,7 +82,7 @@ LESSON: list[Entry] = [
         "Worked example: I love apple phones",
         "scenes/meaning.py",
         ("static-embeddings", "Static embeddings on the meaning map", "MapStaticEmbeddings", ("semantic_shift",)),
-        ("meaning-shift", "The shift: apple moves", "ShiftMeaning", ("semantic_shift",)),
+        ("meaning-shift", "The shift: a word moves with its context", "ShiftMeaning", ("semantic_shift",)),
         ("takeaways", "Key takeaways", "SummarizeTakeaways", ()),
     ),
     *_chapter(
