@@ -109,7 +109,7 @@ class LookUpDatabase(PacedScene):
         soft = self.soft_lookup().next_to(title, DOWN, buff=0.6).to_edge(RIGHT, buff=0.8)
         self.narrate("Attention is a soft lookup: the query matches every key a little, with a weight.")
         self.play(FadeIn(soft[0]))
-        self.play(soft[1].grow(), FadeIn(soft[1].get_labels()), FadeIn(soft[1].baseline))
+        self.play(soft[1].grow())
         self.play(FadeIn(soft[1].get_total()))
         self.narrate("The answer mixes every value by those weights. Each word is a query once; every word is a key.")
         self.play(FadeIn(soft[2], shift=RIGHT * 0.2))
@@ -136,7 +136,9 @@ class LookUpDatabase(PacedScene):
         head = self.values["worked_example"]["heads"][0]
         tokens = self.values["worked_example"]["tokens"]
         heading = caption("Attention: soft match", font_size=30)
-        query = VGroup(caption("query:", color=palette.QUERY), TokenLabel(tokens[0], font_size=34)).arrange(RIGHT)
+        query = VGroup(caption("query:", color=palette.QUERY), TokenLabel(f'"{tokens[0]}"', font_size=34)).arrange(
+            RIGHT
+        )
         bar_width = min(0.95, 3.6 / len(tokens))  # the panel keeps to the right half of the frame
         bars = SoftmaxBars(head["weights"][0], tokens, total=head["weight_sums"][0], height=1.8, bar_width=bar_width)
         bars.get_labels().set_color(palette.KEY)
