@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import quote
 
+from scenes.lesson import LESSON
+
 ASSETS = Path(__file__).resolve().parent / "assets"
 ASSET_FOLDER = "page"  # the page's CSS and JS, copied beside index.html
 TITLE = "Self-attention, animated"
@@ -126,17 +128,23 @@ def clip(output: Path, position: int, record: dict, slides: dict | None) -> str:
     )
 
 
+def lesson_numbers() -> tuple[dict[str, int], dict[str, int]]:
+    """By scene id: its position in the whole lesson, and its chapter's number (as in the clips' names)."""
+    chapters = list(dict.fromkeys(entry.chapter for entry in LESSON))
+    positions = {entry.id: position for position, entry in enumerate(LESSON, 1)}
+    return positions, {entry.id: chapters.index(entry.chapter) + 1 for entry in LESSON}
+
+
 def chapter_sections(output: Path, records: list[dict], slides: dict) -> str:
-    """The clips, grouped by chapter in lesson order."""
-    sections, position = [], 0
-    for number, (chapter, steps) in enumerate(groupby(records, key=lambda r: r["chapter"]), 1):
-        articles = []
-        for record in steps:
-            position += 1
-            articles.append(clip(output, position, record, slides.get(record["id"])))
+    """The clips, grouped by chapter in lesson order, numbered as in the whole lesson."""
+    positions, chapter_numbers = lesson_numbers()
+    sections = []
+    for chapter, group in groupby(records, key=lambda r: r["chapter"]):
+        steps = list(group)
+        articles = "".join(clip(output, positions[r["id"]], r, slides.get(r["id"])) for r in steps)
         sections.append(
-            f'<section class="chapter"><h2><span class="number">{number}</span> {esc(chapter)}</h2>'
-            f'<div class="steps">{"".join(articles)}</div></section>'
+            f'<section class="chapter"><h2><span class="number">{chapter_numbers[steps[0]["id"]]}</span> '
+            f'{esc(chapter)}</h2><div class="steps">{articles}</div></section>'
         )
     return "".join(sections)
 
