@@ -603,7 +603,7 @@ class CombineHeads(WorkedScene):
         tokens, heads = we["tokens"], we["heads"]
         self.show_title()
         formula = MathTex(r"\text{head} = \mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}\right) V", font_size=38)
-        notation(formula.to_edge(UP, buff=1.2))
+        notation(formula.to_edge(LEFT, buff=0.6).shift(UP * 0.8))
         self.say("The other heads run the same steps with their own W_q, W_k and W_v.")
         self.play(Write(formula))
         outputs = self.head_outputs(heads, tokens)
@@ -647,10 +647,10 @@ class CombineHeads(WorkedScene):
 
     def quick_head(self, head, tokens, n: int, formula: MathTex) -> None:
         """A glimpse of head ``n``: its weights heatmap, briefly."""
-        cell = min(0.6, 3.6 / len(tokens))
-        name = notation(Text(f"head {n + 1}: attention weights", font=TOKEN_FONT, font_size=24))
-        name.next_to(formula, DOWN, buff=0.3)
-        weights = Heatmap(head["weights"], tokens, cell=cell).next_to(name, DOWN, buff=0.2)
+        cell = min(0.7, 4.4 / len(tokens))
+        name = notation(Text(f"head {n + 1}: attention weights", font=TOKEN_FONT, font_size=26))
+        name.next_to(formula, DOWN, buff=0.5).align_to(formula, LEFT)
+        weights = below_title(Heatmap(head["weights"], tokens, cell=cell)).to_edge(RIGHT, buff=0.6)
         self.say(f"Head {n + 1} weighs the tokens differently: it noticed other relationships.")
         self.play(FadeIn(weights), FadeIn(name), run_time=0.8)
         self.wait(1.2)
