@@ -65,6 +65,14 @@ def test_page_shows_the_clips_in_lesson_order(site: dict) -> None:
     assert page.inner_text("section.chapter h2") == "1 Why self-attention"
 
 
+def test_screenshot(site: dict, tmp_path: Path) -> None:
+    """Before any chapter link is clicked: the lesson video shows its poster."""
+    shot = tmp_path / "lesson-page.png"
+    site["page"].screenshot(path=str(shot), full_page=True)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 50_000
+    print(f"screenshot: {shot}")
+
+
 def test_every_video_loads_its_metadata_and_subtitles(site: dict, lesson: Path) -> None:
     videos = site["page"].evaluate(VIDEOS)
     records = manifest(lesson)["scenes"]
@@ -113,13 +121,6 @@ def test_links_are_relative_and_resolve(site: dict) -> None:
         assert "//" not in target and not target.startswith("/"), f"{target} is not relative"
         response = page.request.get(f"{site['base']}/{target.split('#')[0]}")
         assert response.ok, f"{target}: HTTP {response.status}"
-
-
-def test_screenshot(site: dict, tmp_path: Path) -> None:
-    shot = tmp_path / "lesson-page.png"
-    site["page"].screenshot(path=str(shot), full_page=True)
-    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 50_000
-    print(f"screenshot: {shot}")
 
 
 def test_no_console_errors_nor_failed_requests(site: dict) -> None:
