@@ -1,0 +1,40 @@
+"""The chart pieces of the scaling, limits and recap chapters."""
+
+import pytest
+from manim import Square
+
+from scenes.kit.charts import cell_grid, panel, value_bars
+from scenes.recap import QUIZ, shape
+
+
+@pytest.mark.parametrize("n", [2, 5])
+def test_cell_grid_has_n_rows_of_n_cells_filling_the_side(n):
+    grid = cell_grid(n, 3.0)
+    assert len(grid) == n and all(len(row) == n for row in grid)
+    assert grid.width == pytest.approx(3.0, abs=0.02)
+    assert grid.height == pytest.approx(3.0, abs=0.02)
+
+
+def test_value_bars_stand_on_the_baseline_with_the_given_heights():
+    bars = value_bars([1.0, 3.0, 0.5], width=6.0)
+    assert [b.height for b in bars] == pytest.approx([1.0, 3.0, 0.5])
+    assert [b.get_bottom()[1] for b in bars] == pytest.approx([0, 0, 0])
+    assert [b.get_x() for b in bars] == pytest.approx([1.0, 3.0, 5.0])
+
+
+def test_panel_keeps_its_picture_between_heading_and_caption():
+    frame, heading, picture, caption = panel("Title", Square(10), "a caption", width=6.0, height=3.0)
+    assert picture.get_top()[1] < heading.get_bottom()[1]
+    assert picture.get_bottom()[1] > caption.get_top()[1]
+    assert frame.width == pytest.approx(6.0)
+
+
+def test_shape_joins_sizes_with_times():
+    assert shape(4, 2) == r"4 \times 2"
+    assert shape(10000, 3) == r"10,000 \times 3"
+
+
+def test_quiz_has_the_five_questions_with_short_spoken_answers():
+    assert len(QUIZ) == 5
+    assert all(len(said) <= 160 for _, _, said in QUIZ)
+    assert any("O(n²·d)" in answer for _, answer, _ in QUIZ)
