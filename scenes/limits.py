@@ -23,9 +23,10 @@ from manim import (
 )
 
 from scenes.kit import palette
-from scenes.kit.base import LessonScene, notation
+from scenes.kit.base import notation
 from scenes.kit.charts import cell_grid, panel
 from scenes.kit.numbers import fmt_bytes, fmt_count, fmt_int
+from scenes.kit.pacing import PacedScene
 
 
 def _same_set() -> VGroup:
@@ -71,7 +72,7 @@ def _flat_tokens() -> VGroup:
     return VGroup(tree, query, words)
 
 
-class ListLimitations(LessonScene):
+class ListLimitations(PacedScene):
     """No inherent order, quadratic cost, too global, no hierarchy: one card each."""
 
     def construct(self) -> None:
@@ -91,14 +92,12 @@ class ListLimitations(LessonScene):
         )
         for card, line in zip(cards, narration, strict=True):
             frame, heading, picture, caption = card
-            seconds = self.narrate(line)
+            self.narrate(line)
             self.play(Create(frame), Write(heading), run_time=0.8)
             self.play(FadeIn(picture, shift=UP * 0.2), FadeIn(caption), run_time=1.0)
-            self.wait(max(seconds - 1.8, 0.5))
-        self.wait(1)
 
 
-class GrowQuadratically(LessonScene):
+class GrowQuadratically(PacedScene):
     """N tokens make N × N attention cells: a growing grid, then real sequence lengths."""
 
     def construct(self) -> None:
@@ -106,7 +105,6 @@ class GrowQuadratically(LessonScene):
         self.show_title()
         self.grow_grid(cost["grid_lengths"], cost["grid_cells"], cost["doubling_factor"])
         self.tabulate(cost)
-        self.wait(1.5)
 
     def grow_grid(self, lengths: list[int], cells: list[int], doubling: int) -> None:
         """Each token length as a grid of query-key cells, with its cell count."""
@@ -117,9 +115,8 @@ class GrowQuadratically(LessonScene):
             Text("keys →", font_size=20, color=palette.KEY).next_to(grid, UP, buff=0.15),
             Text("queries ↓", font_size=20, color=palette.QUERY).rotate(PI / 2).next_to(grid, LEFT, buff=0.15),
         )
-        seconds = self.narrate("Every token is compared with every token: N tokens make N times N attention cells.")
+        self.narrate("Every token is compared with every token: N tokens make N times N attention cells.")
         self.play(GrowFromCenter(grid), FadeIn(axes), FadeIn(label), run_time=1.2)
-        self.wait(max(seconds - 1.2, 0.5))
         self.narrate(f"Each time N doubles, the grid holds {fmt_int(doubling)} times as many cells.")
         for n, count in zip(lengths[1:], cells[1:], strict=True):
             bigger = cell_grid(n, 3.2).move_to(center)
@@ -154,9 +151,8 @@ class GrowQuadratically(LessonScene):
             cols=3, buff=(0.45, 0.45), col_alignments="rrr"
         )
         table.to_edge(RIGHT, buff=0.6).set_y(-0.2)
-        seconds = self.narrate("Real texts are far longer. One attention matrix needs one weight per pair of tokens.")
+        self.narrate("Real texts are far longer. One attention matrix needs one weight per pair of tokens.")
         self.play(FadeIn(VGroup(*header)), run_time=0.8)
-        self.wait(max(seconds - 0.8, 0.5))
         last = rows[-1]
         self.narrate(
             f"At {fmt_int(cost['sequence_lengths'][-1])} tokens that is {fmt_count(cost['comparisons'][-1])} "
@@ -167,4 +163,3 @@ class GrowQuadratically(LessonScene):
             self.wait(0.6)
         box = SurroundingRectangle(VGroup(*last), color=palette.HEAT_HIGH, buff=0.15)
         self.play(Create(box), run_time=0.8)
-        self.wait(2.5)
