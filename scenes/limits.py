@@ -5,7 +5,6 @@ from __future__ import annotations
 from manim import (
     DOWN,
     LEFT,
-    PI,
     RIGHT,
     UP,
     ArcBetweenPoints,
@@ -108,12 +107,12 @@ class GrowQuadratically(PacedScene):
 
     def grow_grid(self, lengths: list[int], cells: list[int], doubling: int) -> None:
         """Each token length as a grid of query-key cells, with its cell count."""
-        center = LEFT * 4.0 + DOWN * 0.4
+        center = LEFT * 3.7 + DOWN * 0.4
         grid = cell_grid(lengths[0], 3.2).move_to(center)
         label = self.grid_label(lengths[0], cells[0], grid)
         axes = VGroup(
             Text("keys →", font_size=20, color=palette.KEY).next_to(grid, UP, buff=0.15),
-            Text("queries ↓", font_size=20, color=palette.QUERY).rotate(PI / 2).next_to(grid, LEFT, buff=0.15),
+            Text("queries ↓", font_size=20, color=palette.QUERY).next_to(grid, LEFT, buff=0.12).align_to(grid, UP),
         )
         self.narrate("Every token is compared with every token: N tokens make N times N attention cells.")
         self.play(GrowFromCenter(grid), FadeIn(axes), FadeIn(label), run_time=1.2)
