@@ -477,24 +477,9 @@ def render_all(args: argparse.Namespace, entries: list[Entry], raw_example: dict
     shutil.rmtree(output / WORK, ignore_errors=True)  # left by an interrupted run
     manifest = read_manifest(output)
     records = {r["id"]: r for r in manifest.get("scenes", []) if isinstance(r, dict) and "id" in r}
-    positions = {e.id: i for i, e in enumerate(LESSON, 1)}
     fingerprints = {e.id: fingerprint(e, raw_example, settings) for e in LESSON}
-    jobs, todo = [], []
-    for entry in entries:
-        job = Job(positions[entry.id], entry, fingerprints[entry.id])
-        previous = records.get(entry.id)
-        if not args.force and is_current(previous, job.fingerprint, output):
-            job.record = {**previous, "status": "skipped", "seconds": 0.0}
-        else:
-            job.record = {"id": entry.id, "title": entry.title, "chapter": entry.chapter}
-            job.previous = previous or {}
-            todo.append(job)
-        jobs.append(job)
-    for record in records.values():  # scenes outside this run keep their files and are not touched
-        if record.get("file"):
-            record.update(status="skipped", seconds=0.0)
-    for job in jobs:
-        records[job.entry.id] = job.record
+    jobs = plan(entries, records, fingerprints, output, args.force)
+    todo = [job for job in jobs if job.record["status"] == "todo"]
 
     def save() -> None:
         write_manifest(output, records, fingerprints, settings, example)
@@ -513,6 +498,26 @@ def render_all(args: argparse.Namespace, entries: list[Entry], raw_example: dict
         return max(1, summarize(jobs, None))
     write_manifest(output, records, fingerprints, settings, example, lesson)
     return max(summarize(jobs, lesson), publish(args, output, example))
+
+
+def plan(entries: list[Entry], records: dict, fingerprints: dict, output: Path, force: bool) -> list[Job]:
+    """A job per selected scene, ``skipped`` when up to date, else ``todo``; updates ``records`` to match."""
+    positions = {e.id: i for i, e in enumerate(LESSON, 1)}
+    for record in records.values():  # scenes outside this run keep their files and are not touched
+        if record.get("file"):
+            record.update(status="skipped", seconds=0.0)
+    jobs = []
+    for entry in entries:
+        job = Job(positions[entry.id], entry, fingerprints[entry.id])
+        previous = records.get(entry.id)
+        if not force and is_current(previous, job.fingerprint, output):
+            job.record = {**previous, "status": "skipped", "seconds": 0.0}
+        else:
+            job.record = {"id": entry.id, "title": entry.title, "chapter": entry.chapter, "status": "todo"}
+            job.previous = previous or {}
+        records[entry.id] = job.record
+        jobs.append(job)
+    return jobs
 
 
 def publish(args: argparse.Namespace, output: Path, example: Path) -> int:
@@ -551,7 +556,8 @@ def render_queue(
                 progress.report(job)
     except KeyboardInterrupt:
         for job in running:
-            stop_process(job.process)
+            if job.process:  # None when interrupted while starting
+                stop_process(job.process)
         raise
     finally:
         signal.signal(signal.SIGTERM, previous_handler)
