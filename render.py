@@ -523,10 +523,11 @@ def plan(entries: list[Entry], records: dict, fingerprints: dict, output: Path, 
 def publish(args: argparse.Namespace, output: Path, example: Path) -> int:
     """The slide deck (with ``--slides``) and the lesson page ``index.html``, both from the manifest."""
     from publish.page import write_page
-    from publish.slides import SlidesError, build_slides
 
     status = 0
     if args.slides:
+        from publish.slides import SlidesError, build_slides
+
         try:
             build_slides(output, QUALITIES[args.quality][0], example, args.jobs)
         except SlidesError as error:
