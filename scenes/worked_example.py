@@ -48,6 +48,7 @@ from scenes.kit.numbers import fmt, places_for
 
 MAX_ROWS = 8  # rows drawn before a matrix abbreviates with an ellipsis
 MAX_COLS = 5
+MAX_PAIRS = 4  # query-key pairs spelled out one by one before the whole grid
 
 
 TOP = 2.85  # y of the content's top edge, just below the title
@@ -350,7 +351,7 @@ class AlignDotProducts(WorkedScene):
         best = int(np.argmax(head["scores"][0]))
         self.say(f"The dot product q·k is largest for the key pointing most the same way: '{tokens[best]}'.")
         self.play(FadeIn(readout))
-        for j in range(len(tokens)):
+        for j in sorted({*range(min(len(tokens), MAX_PAIRS)), best}):
             self.show_pair(keys, readout, head, j, tokens)
         self.sweep(plane, query, keys[best], readout, head, best)
         self.fill_scores(head, tokens, VGroup(plane, note, query, q_name, keys, readout))
@@ -446,7 +447,7 @@ class NormalizeScores(WorkedScene):
         head, tokens = we["heads"][0], we["tokens"]
         self.show_title()
         font = 28 if len(tokens) <= 5 else 20
-        rows = min(len(tokens), 6)
+        rows = 6 if len(tokens) <= 6 else 5  # leave room for the bars below
         scores = self.grid(head["scores"], tokens, r"QK^{\top}", font, rows)
         self.play(FadeIn(scores))
         scale = MathTex(
@@ -485,7 +486,7 @@ class NormalizeScores(WorkedScene):
     def softmax_row(self, head, tokens, i: int, scaled: LabelledMatrix) -> SoftmaxBars:
         """Exponentials as bars (their sum shown), then the same bars divided by that sum."""
         width = min(0.7, 5.4 / len(tokens) * 0.75)
-        height = 1.6 if len(tokens) <= 6 else 1.3
+        height = 1.6 if len(tokens) <= 6 else 1.0
         exp = SoftmaxBars(
             head["exp_scores"][i], tokens, total=head["exp_sums"][i], height=height, bar_width=width, total_at=UP
         )
