@@ -123,8 +123,8 @@ QUIZ = [
     ),
     (
         "What is the computational complexity\nof self-attention?",
-        "O(n²·d): n is the sequence length, d the embedding size.\n"
-        "QKᵀ compares all n × n pairs of tokens, each with a d-long dot product.",
+        "<span fgcolor='{heat}'>O(n²·d)</span>, with n the sequence length and d the embedding size:\n"
+        "QKᵀ compares all n × n pairs of tokens,\neach with a d-long dot product.",
         "Order n squared times d: every pair of tokens, each compared with a d-long dot product.",
     ),
     (
@@ -158,7 +158,12 @@ class QuizAttention(PacedScene):
         asked = Text(question, font_size=32, color=palette.TEXT, line_spacing=1.1)
         card = VGroup(count, asked).arrange(DOWN, buff=0.3).move_to(UP * 1.4)
         timer = Line(LEFT * 3, RIGHT * 3, color=palette.HEAT_LOW, stroke_width=8).next_to(card, DOWN, buff=0.4)
-        colours = {"q": palette.QUERY.to_hex(), "k": palette.KEY.to_hex(), "v": palette.VALUE.to_hex()}
+        colours = {
+            "q": palette.QUERY.to_hex(),
+            "k": palette.KEY.to_hex(),
+            "v": palette.VALUE.to_hex(),
+            "heat": palette.HEAT_HIGH.to_hex(),
+        }
         reply = MarkupText(answer.format(**colours), font_size=26, color=palette.TEXT, line_spacing=1.1)
         reply.next_to(timer, DOWN, buff=0.5)
         self.narrate(question.replace("\n", " ") + " Pause and think.")
