@@ -212,9 +212,8 @@ class IntroduceProjections(WorkedScene):
         notes = VGroup(*(caption(text, 22, mat.color_role) for text, mat in zip(roles, mats, strict=True)))
         columns = VGroup(*(VGroup(m, n.next_to(m, DOWN, buff=0.35)) for m, n in zip(mats, notes, strict=True)))
         below_title(fit_width(columns.arrange(RIGHT, buff=0.8, aligned_edge=UP), 12.5))
-        shape = MathTex(rf"{we['d_model']} \times {we['d_k']}", font_size=34, color=palette.MUTED).next_to(
-            notes, DOWN, buff=0.35
-        )
+        size = rf"\text{{each: }} d_{{\text{{model}}}} \times d_k = {we['d_model']} \times {we['d_k']}"
+        shape = MathTex(size, font_size=34, color=palette.MUTED).next_to(notes, DOWN, buff=0.35)
         say = (
             "W_q makes queries: what each token is looking for.",
             "W_k makes keys: what each token offers to be found by.",
