@@ -12,13 +12,14 @@ import fnmatch
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.metadata import version
@@ -43,6 +44,7 @@ CACHE = ".cache"  # TeX and Text SVGs of earlier workers, reused by later ones (
 SVG_FOLDERS = ("Tex", "texts")
 LOG_TAIL_LINES = 15
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
+SIGNALS = (signal.SIGINT, signal.SIGTERM)  # a stop request: finish cleanly
 
 
 class UsageError(Exception):
@@ -170,7 +172,7 @@ def fingerprint(entry: Entry, raw_example: dict, settings: dict) -> str:
 
 def ffprobe(path: Path, *options: str) -> dict:
     result = subprocess.run(
-        ["ffprobe", "-v", "error", "-of", "json", *options, str(path)], capture_output=True, text=True
+        ["ffprobe", "-v", "error", "-of", "json", *options, str(path)], capture_output=True, text=True, process_group=0
     )
     if result.returncode:
         raise CheckError(f"ffprobe cannot read {path.name}: {result.stderr.strip()[-300:]}")
@@ -205,22 +207,26 @@ def write_thumbnail(video: Path, png: Path, fps: int | None) -> None:
     near_end = ["-sseof", f"-{1.5 / fps:.4f}"] if fps else []
     for seek in (near_end, []):
         command = ["ffmpeg", "-v", "error", "-y", *seek, "-i", str(video), "-update", "1", str(png)]
-        subprocess.run(command, capture_output=True)
+        subprocess.run(command, capture_output=True, process_group=0)  # Ctrl-C is render.py's to handle
         if png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n":
             return
     raise CheckError(f"no last frame could be decoded from {video.name}")
 
 
-def stamp(path: Path) -> list[int]:
-    """Size and modification time: enough to tell that a file we placed is still the same."""
-    st = path.stat()
-    return [st.st_size, st.st_mtime_ns]
+def stamp(path: Path) -> list[int | str]:
+    """Size and sha256 of a file we placed: a file cut short or overwritten on disk no longer matches."""
+    with open(path, "rb") as file:
+        return [os.fstat(file.fileno()).st_size, hashlib.file_digest(file, "sha256").hexdigest()]
 
 
 def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` under a temporary name, then move it into place; a failed write leaves no trace."""
     temporary = path.with_name(f".{path.name}.part")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 @contextmanager
@@ -264,7 +270,8 @@ class Job:
 
     @property
     def stem(self) -> str:
-        return f"{self.position:02d}-{self.entry.id}"
+        """The scene's file names: lesson position and id, reduced to letters, digits, ``-`` and ``_``."""
+        return f"{self.position:02d}-{re.sub(r'[^A-Za-z0-9_-]+', '_', self.entry.id)}"
 
     def work_dir(self, output: Path) -> Path:
         return output / WORK / self.stem
@@ -315,6 +322,7 @@ def start(job: Job, args: argparse.Namespace, output: Path, example: Path) -> No
         stderr=subprocess.STDOUT,
         stdin=subprocess.DEVNULL,
         preexec_fn=die_with_parent,
+        process_group=0,  # a terminal's Ctrl-C reaches render.py alone; it stops the workers itself
     )
 
 
@@ -540,41 +548,55 @@ def publish(args: argparse.Namespace, output: Path, example: Path) -> int:
 def render_queue(
     todo: list[Job], args: argparse.Namespace, output: Path, example: Path, progress: Progress, save: Any
 ) -> None:
-    """Keep ``args.jobs`` workers busy; on Ctrl-C or SIGTERM stop them and keep what is finished."""
+    """Keep ``args.jobs`` workers busy; on Ctrl-C or SIGTERM stop them and keep what is finished.
+
+    The signals only set a flag, checked between steps, so an interrupt never lands inside
+    ``Popen`` or a file move; whatever ends the loop, no worker is left running.
+    """
     waiting, running = list(todo), []
-    previous_handler = signal.signal(signal.SIGTERM, _raise_interrupt)
+    with interrupt_flag() as interrupted:
+        try:
+            while (waiting or running) and not interrupted:
+                while waiting and len(running) < args.jobs:
+                    running.append(waiting.pop(0))
+                    start(running[-1], args, output, example)
+                progress.running([job.entry.id for job in running])
+                time.sleep(0.05)
+                for job in [j for j in running if j.process.poll() is not None]:
+                    running.remove(job)
+                    finish(job, args, output)
+                    save()
+                    progress.report(job)
+        finally:
+            for job in running:
+                if job.process:  # None when start() itself failed
+                    stop_process(job.process)
+    if interrupted:
+        raise KeyboardInterrupt
+
+
+@contextmanager
+def interrupt_flag() -> Iterator[list[int]]:
+    """While inside, SIGINT and SIGTERM append their number to the yielded list instead of raising."""
+    received: list[int] = []
+    handlers = {sig: signal.signal(sig, lambda signum, frame: received.append(signum)) for sig in SIGNALS}
     try:
-        while waiting or running:
-            while waiting and len(running) < args.jobs:
-                running.append(waiting.pop(0))
-                start(running[-1], args, output, example)
-            progress.running([job.entry.id for job in running])
-            time.sleep(0.05)
-            for job in [j for j in running if j.process.poll() is not None]:
-                running.remove(job)
-                finish(job, args, output)
-                save()
-                progress.report(job)
-    except KeyboardInterrupt:
-        for job in running:
-            if job.process:  # None when interrupted while starting
-                stop_process(job.process)
-        raise
+        yield received
     finally:
-        signal.signal(signal.SIGTERM, previous_handler)
-
-
-def _raise_interrupt(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
 
 
 def stop_process(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    """End a worker and everything it started (its process group), politely first."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        with suppress(ProcessLookupError):
+            os.killpg(process.pid, sig)
+        try:
+            process.wait(timeout=5)
+            return
+        except subprocess.TimeoutExpired:
+            continue
 
 
 def read_manifest(output: Path) -> dict:
@@ -742,6 +764,16 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted: finished scenes are in place; run again to render the rest", file=sys.stderr)
         return 130
+    except OSError as error:  # a full disk, a read-only or vanished output folder
+        print(f"error: cannot write the outputs in {args.output.resolve()}: {describe(error)}", file=sys.stderr)
+        print("earlier outputs are untouched; free some space or choose another --output", file=sys.stderr)
+        return 1
+
+
+def describe(error: OSError) -> str:
+    """``No space left on device: '/out/x'`` rather than ``[Errno 28] ...``."""
+    where = f": {error.filename}" if error.filename else ""
+    return f"{error.strerror or error}{where}"
 
 
 if __name__ == "__main__":

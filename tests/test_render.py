@@ -1,88 +1,21 @@
 """render.py through its command line: real manim workers, real ffprobe, in a copy of the repository.
 
-The copy's lesson is three tiny scenes written here (two that render in about a second at
+The copy's lesson is three tiny scenes (tests/conftest.py: two that render in about a second at
 low quality, one that reads a section it did not declare), so every path runs in about a minute.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
-TINY_SCENES = '''
-"""Tiny scenes for the render.py tests."""
-
-from manim import DecimalNumber, Text, VGroup, DOWN
-
-from scenes.kit.base import LessonScene
-
-
-class ShowModelWidth(LessonScene):
-    def construct(self):
-        values = self.values["worked_example"]
-        self.narrate("The first token and the model width.", duration=1)
-        self.add(VGroup(Text(values["tokens"][0]), DecimalNumber(values["X"][0][0])).arrange(DOWN))
-        self.wait(1)
-
-
-class ShowScaling(LessonScene):
-    def construct(self):
-        self.narrate("The square root of d k.", duration=1)
-        self.add(DecimalNumber(self.values["scaling_demo"]["sqrt_d_k"]))
-        self.wait(1)
-
-
-class ReadUndeclared(LessonScene):
-    def construct(self):
-        self.add(DecimalNumber(self.values["complexity"]["bytes_per_weight"]))  # not in its depends_on
-        self.wait(1)
-'''
-TINY_LESSON = """
-LESSON[:] = [
-    Entry("width", "Tiny", "Model width", "scenes/tiny.py", "ShowModelWidth", ("worked_example",)),
-    Entry("scaling", "Tiny", "Scaling", "scenes/tiny.py", "ShowScaling", ("scaling_demo",)),
-    Entry("broken", "Tiny", "Broken", "scenes/tiny.py", "ReadUndeclared", ()),
-]
-"""
-GOOD = ["--scenes", "width", "scaling"]
-
-
-@pytest.fixture(scope="module")
-def repo(tmp_path_factory) -> Path:
-    """A copy of the repository whose lesson is the three tiny scenes."""
-    copy = tmp_path_factory.mktemp("repo")
-    tracked = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True).stdout
-    for name in [*tracked.split(), "render.py"]:
-        if (REPO / name).is_file():
-            (copy / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(REPO / name, copy / name)
-    (copy / "scenes" / "tiny.py").write_text(TINY_SCENES)
-    with open(copy / "scenes" / "lesson.py", "a") as lesson:
-        lesson.write(TINY_LESSON)
-    return copy
-
-
-def render(repo: Path, *args: str, output: str = "out", python: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
-    command = [sys.executable, *python, "render.py", "--quality", "low", "--output", output, *args]
-    return subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=300)
-
-
-def manifest(repo: Path, output: str = "out") -> dict:
-    return json.loads((repo / output / "manifest.json").read_text())
-
-
-def statuses(repo: Path, output: str = "out") -> dict[str, str]:
-    return {s["id"]: s["status"] for s in manifest(repo, output)["scenes"]}
+from tests.conftest import GOOD, manifest, render, start, statuses, tree_digest, wait_for
 
 
 def ffprobe(path: Path, entries: str, *extra: str) -> dict:
@@ -97,20 +30,6 @@ def last_frame(video: Path) -> bytes:
     data = png.read_bytes()
     png.unlink()
     return data
-
-
-def tree_digest(folder: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.rglob("*") if p.is_file()
-    }
-
-
-@pytest.fixture(scope="module")
-def rendered(repo: Path) -> Path:
-    """The two good tiny scenes, rendered once into out/."""
-    result = render(repo, *GOOD, "--jobs", "2")
-    assert result.returncode == 0, result.stderr
-    return repo / "out"
 
 
 def test_list_prints_every_scene(repo):
@@ -241,20 +160,6 @@ def test_bad_example_names_the_file_and_key(repo):
     assert result.returncode == 2
     assert result.stderr.startswith("error: ") and "variance_demo.samples" in result.stderr
     assert not (repo / "never").exists()
-
-
-def start(repo: Path, *args: str, output: str) -> subprocess.Popen:
-    command = [sys.executable, "render.py", "--quality", "low", "--output", output, *args]
-    return subprocess.Popen(
-        command, cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
-    )
-
-
-def wait_for(condition, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
 
 
 def test_ctrl_c_keeps_finished_scenes_and_the_next_run_resumes(repo):

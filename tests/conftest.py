@@ -1,0 +1,119 @@
+"""Shared by the render.py tests: a copy of the repository whose lesson is three tiny scenes, and helpers
+that run render.py in it as a real process.
+
+Two tiny scenes render in about a second at low quality; the third reads a section it did not declare.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+TINY_SCENES = '''
+"""Tiny scenes for the render.py tests."""
+
+from manim import DecimalNumber, Text, VGroup, DOWN
+
+from scenes.kit.base import LessonScene
+
+
+class ShowModelWidth(LessonScene):
+    def construct(self):
+        values = self.values["worked_example"]
+        self.narrate("The first token and the model width.", duration=1)
+        self.add(VGroup(Text(values["tokens"][0]), DecimalNumber(values["X"][0][0])).arrange(DOWN))
+        self.wait(1)
+
+
+class ShowScaling(LessonScene):
+    def construct(self):
+        self.narrate("The square root of d k.", duration=1)
+        self.add(DecimalNumber(self.values["scaling_demo"]["sqrt_d_k"]))
+        self.wait(1)
+
+
+class ReadUndeclared(LessonScene):
+    def construct(self):
+        self.add(DecimalNumber(self.values["complexity"]["bytes_per_weight"]))  # not in its depends_on
+        self.wait(1)
+'''
+TINY_LESSON = """
+LESSON[:] = [
+    Entry("width", "Tiny", "Model width", "scenes/tiny.py", "ShowModelWidth", ("worked_example",)),
+    Entry("scaling", "Tiny", "Scaling", "scenes/tiny.py", "ShowScaling", ("scaling_demo",)),
+    Entry("broken", "Tiny", "Broken", "scenes/tiny.py", "ReadUndeclared", ()),
+]
+"""
+GOOD = ["--scenes", "width", "scaling"]
+
+
+def copy_repo(copy: Path, lesson: str = TINY_LESSON, scenes: str = TINY_SCENES) -> Path:
+    """Copy the repository's tracked files (and render.py) to ``copy``, with ``lesson`` as its lesson list."""
+    tracked = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True).stdout
+    for name in [*tracked.split(), "render.py"]:
+        if (REPO / name).is_file():
+            (copy / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / name, copy / name)
+    (copy / "scenes" / "tiny.py").write_text(scenes)
+    with open(copy / "scenes" / "lesson.py", "a") as lesson_file:
+        lesson_file.write(lesson)
+    return copy
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the repository whose lesson is the three tiny scenes."""
+    return copy_repo(tmp_path_factory.mktemp("repo"))
+
+
+@pytest.fixture(scope="module")
+def rendered(repo: Path) -> Path:
+    """The two good tiny scenes, rendered once into out/."""
+    result = render(repo, *GOOD, "--jobs", "2")
+    assert result.returncode == 0, result.stderr
+    return repo / "out"
+
+
+def render(repo: Path, *args: str, output: str = "out", python: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+    """``python render.py --quality low --output OUTPUT ARGS`` in ``repo``, to its end."""
+    command = [sys.executable, *python, "render.py", "--quality", "low", "--output", output, *args]
+    return subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=300)
+
+
+def start(repo: Path, *args: str, output: str) -> subprocess.Popen:
+    """render.py started in its own session (a process group, as a terminal would make)."""
+    command = [sys.executable, "render.py", "--quality", "low", "--output", output, *args]
+    return subprocess.Popen(
+        command, cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+
+
+def manifest(repo: Path, output: str = "out") -> dict:
+    return json.loads((repo / output / "manifest.json").read_text())
+
+
+def statuses(repo: Path, output: str = "out") -> dict[str, str]:
+    return {s["id"]: s["status"] for s in manifest(repo, output)["scenes"]}
+
+
+def tree_digest(folder: Path) -> dict[str, str]:
+    """sha256 of every file below ``folder``, by relative path."""
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.rglob("*") if p.is_file()
+    }
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
