@@ -123,7 +123,8 @@ class SaturateSoftmax(PacedScene):
         steps = [self.stage(demo, i, labels) for i in range(len(demo["scales"]))]
         scores, bars, gauge = steps[0]
         self.narrate("Four scores through softmax: the weights are spread, and can still move.")
-        self.play(FadeIn(scores), bars.grow(), FadeIn(gauge), run_time=1.5)
+        caption = Text("softmax weights", font_size=24, color=palette.MUTED).move_to(LEFT * 2.6 + UP * 1.45)
+        self.play(FadeIn(scores), FadeIn(caption), bars.grow(), FadeIn(gauge), run_time=1.5)
         self.narrate("Multiply the same scores up, as large dot products do. Softmax piles onto one key.")
         for nxt in steps[1:]:
             self.play(*(Transform(a, b) for a, b in zip((scores, bars, gauge), nxt, strict=True)), run_time=1.5)
