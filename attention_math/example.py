@@ -164,6 +164,14 @@ def token(path: str, key: str, raw: Any) -> str:
         )
     if len(raw) > MAX_TOKEN_CHARS:
         raise ExampleError(path, key, f"expected a word of at most {MAX_TOKEN_CHARS} characters, got {len(raw)}")
+    pictographs = [c for c in raw if unicodedata.category(c) == "So"]
+    if pictographs:
+        raise ExampleError(
+            path,
+            key,
+            f"expected letters, digits and punctuation, got {pictographs[0]!r} in {raw!r}: "
+            "emoji and other pictographs are not drawn by the lesson's fonts",
+        )
     return raw
 
 
