@@ -762,6 +762,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not interrupt the goodbye
         print("interrupted: finished scenes are in place; run again to render the rest", file=sys.stderr)
         return 130
     except OSError as error:  # a full disk, a read-only or vanished output folder
