@@ -31,6 +31,7 @@ from manim import (
     Transform,
     VGroup,
     Write,
+    config,
 )
 
 from scenes.kit import (
@@ -104,8 +105,9 @@ class WorkedScene(LessonScene):
 
     def finish_reading(self) -> None:
         """Wait for the current subtitle's reading time to run out."""
-        if self.subtitle_end - self.time > 0.05:
-            self.wait(self.subtitle_end - self.time)
+        frames = np.ceil((self.subtitle_end - self.time) * config.frame_rate)
+        if frames > 0:
+            self.wait(frames / config.frame_rate)  # whole frames: never cut the subtitle short
 
     def tear_down(self) -> None:
         """The clip ends only after its last subtitle has been read."""
