@@ -772,7 +772,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def describe(error: OSError) -> str:
-    """``No space left on device: '/out/x'`` rather than ``[Errno 28] ...``."""
+    """``No space left on device: /out/x`` rather than ``[Errno 28] ...`` (for copytree: its first failure)."""
+    if isinstance(error, shutil.Error) and error.args and isinstance(error.args[0], list):
+        return re.sub(r"^\[Errno \d+\] ", "", str(error.args[0][0][-1]))
     where = f": {error.filename}" if error.filename else ""
     return f"{error.strerror or error}{where}"
 
