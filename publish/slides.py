@@ -15,6 +15,7 @@ import sys
 import tarfile
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,9 @@ REVEAL = "reveal.js"
 REVEAL_VERSION = "6.0.1"
 REVEAL_INTEGRITY = "sha512-9eacArNIgqO2HGWOK+93gJNn+gvdGDVbSq+i2u3Ja9kjiHps0XNLpgYTZTYjKRH91uXy3clGimeGiw4umHG/tg=="
 LOG_TAIL_LINES = 15
+#: manim-slides' reveal.js template puts the notes in raw, as Markdown; narration holds any token (``<b>``, ``_``)
+RAW_NOTES = '<aside class="notes" data-markdown>{{ slide_config.notes }}</aside>'
+ESCAPED_NOTES = '<aside class="notes">{{ slide_config.notes | e }}</aside>'
 
 
 class SlidesError(Exception):
@@ -174,6 +178,16 @@ def convert(scenes: Path, classes: list[str], deck: Path, *options: str) -> None
     os.replace(partial, deck)
 
 
+def escaped_notes_template(folder: Path) -> Path:
+    """Write manim-slides' reveal.js template with the speaker notes escaped as plain text; return its path."""
+    text = resources.files("manim_slides.templates").joinpath("revealjs.html").read_text(encoding="utf-8")
+    if RAW_NOTES not in text:
+        raise SlidesError("manim-slides' reveal.js template changed: update RAW_NOTES in publish/slides.py")
+    template = folder / SCENES / "revealjs-escaped-notes.html"
+    template.write_text(text.replace(RAW_NOTES, ESCAPED_NOTES), encoding="utf-8")
+    return template
+
+
 def slide_counts(scenes: Path, entries: list[Entry]) -> list[dict]:
     """Each scene's first slide (0-based, in the whole deck) and number of slides."""
     index, first = [], 0
@@ -215,7 +229,8 @@ def build_slides(output: Path, quality_flag: str, example: Path, jobs: int = 1) 
     install_reveal(folder)
     classes = [e.cls for e in entries]
     convert(scenes, classes, folder / f"{DECK}.html", f"-ccdn_url={REVEAL}", "-ctitle=Self-attention, animated",
-            "-chash=true", "-cslide_number=true", "-ccontrols=true")  # fmt: skip
+            "-chash=true", "-cslide_number=true", "-ccontrols=true",
+            "--use-template", str(escaped_notes_template(folder)))  # fmt: skip
     convert(scenes, classes, folder / f"{DECK}.pptx")
     index = {
         "html": f"{FOLDER}/{DECK}.html",
