@@ -91,7 +91,7 @@ def render_scene(entry: Entry, scenes: Path, quality_flag: str, example: Path) -
     SlidesError
         When manim fails or writes no slides; the message ends with manim's log.
     """
-    work = scenes / "work" / entry.id
+    work = scenes / "work" / entry.cls  # a class name is a safe folder name; an id might not be
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     module = work / f"{entry.cls.lower()}_slides.py"
