@@ -31,6 +31,8 @@ MAX_TOKEN_CHARS = 16
 MAX_ABS_VALUE = 100.0
 # e^700 ≈ 1e304: a larger scaled score would overflow the e^score the scenes show.
 MAX_SCALED_SCORE = 700.0
+# Shorter vectors have no direction to draw (the dot-product demo's arrows).
+MIN_DEMO_NORM = 1e-6
 
 _MISSING = object()
 
@@ -109,10 +111,11 @@ def _kind(value: Any) -> str:
 def number(path: str, key: str, raw: Any, lo: float = -MAX_ABS_VALUE, hi: float = MAX_ABS_VALUE) -> float:
     if isinstance(raw, bool) or not isinstance(raw, int | float):
         raise ExampleError(path, key, f"expected a number, got {_kind(raw)}")
-    if not math.isfinite(raw):
+    if isinstance(raw, float) and not math.isfinite(raw):
         raise ExampleError(path, key, f"expected a finite number, got {raw}")
-    if not lo <= raw <= hi:
-        raise ExampleError(path, key, f"expected a number from {lo:g} to {hi:g}, got {raw:g}")
+    if not lo <= raw <= hi:  # compared exactly: an integer too large for a float is refused, not converted
+        shown = f"{raw:g}" if isinstance(raw, float) else str(raw)
+        raise ExampleError(path, key, f"expected a number from {lo:g} to {hi:g}, got {shown}")
     return float(raw)
 
 
@@ -210,6 +213,19 @@ def _scores_fit(path: str, key: str, x: np.ndarray, w_q: np.ndarray, w_k: np.nda
         )
 
 
+def _demo_vectors_drawable(path: str, key: str, x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray) -> None:
+    """Refuse a first query, or its best-matching key, too short to draw (the dot-product demo's arrows)."""
+    query, keys = x[0] @ w_q, x @ w_k
+    best_key = keys[np.argmax(keys @ query)]
+    if min(np.linalg.norm(query), np.linalg.norm(best_key)) < MIN_DEMO_NORM:
+        raise ExampleError(
+            path,
+            key,
+            "expected the first token's query (X[0]·W_q) and its best-matching key (a row of X·W_k) to be "
+            "non-zero vectors: the dot-product scene draws the angle between them",
+        )
+
+
 def _tokens_and_rows(r: _Reader, matrix_key: str) -> tuple[list[str], np.ndarray]:
     words = r.take("tokens", tokens)
     m = r.take(matrix_key, matrix)
@@ -237,6 +253,7 @@ def worked_example(r: _Reader) -> dict:
         h.expect("W_q", "W_k", "W_v")
         parsed.append(_projections(h, d_model, d_k, h.keys))
         _scores_fit(r.path, h.key, x, parsed[-1]["W_q"], parsed[-1]["W_k"])
+    _demo_vectors_drawable(r.path, heads[0].key, x, parsed[0]["W_q"], parsed[0]["W_k"])
     w_o = r.take("W_O", matrix, None)
     if w_o is not None:
         shape_of(r.path, r.sub("W_O"), w_o, d_model, d_model, f"d_model × d_model = {d_model}×{d_model}")
@@ -439,7 +456,7 @@ def read_toml(path: str | Path) -> dict:
         raise ExampleError(str(path), "", "expected a TOML file, got a directory") from None
     except (OSError, UnicodeDecodeError) as e:
         raise ExampleError(str(path), "", f"cannot be read: {e}") from None
-    except tomllib.TOMLDecodeError as e:
+    except ValueError as e:  # TOMLDecodeError, or an integer of more digits than Python converts
         raise ExampleError(str(path), "", f"not valid TOML: {e}") from None
 
 
