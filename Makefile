@@ -8,10 +8,11 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 # pycairo and manimpango build from source (cairo, pango); ffprobe checks outputs;
-# a minimal TeX Live with dvisvgm renders MathTex; Chromium runs the lesson page's browser tests.
+# a minimal TeX Live with dvisvgm renders MathTex; Chromium runs the lesson page's browser tests;
+# DejaVu and Droid Sans Fallback draw tokens in Latin, Greek, Cyrillic and CJK scripts.
 SYSTEM_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev ffmpeg \
 	texlive-latex-base texlive-latex-recommended texlive-latex-extra \
-	texlive-fonts-recommended dvisvgm chromium
+	texlive-fonts-recommended dvisvgm chromium fonts-dejavu-core fonts-droid-fallback
 
 .PHONY: setup system render test lint bench clean model-data model-check
 

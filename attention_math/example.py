@@ -494,4 +494,19 @@ def load_example(path: str | Path = DEFAULT_EXAMPLE, sections: list[str] | None 
     for name in SECTIONS:
         if name not in data and name not in OPTIONAL_SECTIONS:
             raise ExampleError(str(path), name, "missing; this section is required")
+    _real_focus_in_worked_example(str(path), result)
     return result
+
+
+def _real_focus_in_worked_example(path: str, sections: dict[str, dict]) -> None:
+    """The real-model chapter points at its focus word among the worked example's tokens (in any case)."""
+    if not {"real_model", "worked_example"} <= sections.keys():
+        return
+    focus, words = sections["real_model"]["focus"], sections["worked_example"]["tokens"]
+    if focus.lower() not in [w.lower() for w in words]:
+        raise ExampleError(
+            path,
+            "real_model.focus",
+            f"expected one of worked_example.tokens {words} (the real-model chapter shows it in both), "
+            f"got {focus!r}: edit [real_model] to match and run `make model-data`, or remove [real_model]",
+        )

@@ -49,9 +49,15 @@ def toml_string(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
+def without_real_model(text: str) -> str:
+    """The example without its optional [real_model] section (the last one), whose focus is a worked-example token."""
+    assert text.count("\n[real_model]\n") == 1
+    return text[: text.index("\n[real_model]\n")] + "\n"
+
+
 def hostile_example(path: Path) -> Path:
     """The default example with every token of :data:`HOSTILE` (the first list of each section replaced)."""
-    text = DEFAULT_EXAMPLE.read_text(encoding="utf-8")
+    text = without_real_model(DEFAULT_EXAMPLE.read_text(encoding="utf-8"))
     edits = {f"tokens = {ORIGINAL[s]}": f"tokens = [{', '.join(map(toml_string, t))}]" for s, t in HOSTILE.items()}
     edits |= {old: f"{key} = {toml_string(value)}" for old, (key, value) in OTHER_KEYS.items()}
     for old, new in edits.items():
@@ -69,6 +75,14 @@ def example(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_loader_keeps_hostile_tokens_exactly(example):
     values = load_example(example)
     assert {section: values[section]["tokens"] for section in HOSTILE} == HOSTILE
+
+
+def test_worked_example_tokens_without_the_real_model_focus_are_refused(tmp_path):
+    path = tmp_path / "no apple.toml"
+    text = DEFAULT_EXAMPLE.read_text(encoding="utf-8")
+    path.write_text(text.replace(ORIGINAL["worked_example"], '["I", "love", "pear", "phones"]', 1), encoding="utf-8")
+    with pytest.raises(ExampleError, match=r"real_model\.focus: expected one of worked_example\.tokens"):
+        load_example(path)
 
 
 @pytest.mark.parametrize(
