@@ -23,9 +23,8 @@ from manim import (
     Write,
 )
 
-from scenes.kit import TOKEN_FONT, Heatmap, LabelledMatrix, SoftmaxBars, notation, palette
+from scenes.kit import TOKEN_FONT, Heatmap, LabelledMatrix, LessonScene, SoftmaxBars, notation, palette
 from scenes.kit.numbers import fmt, places_for
-from scenes.kit.pacing import PacedScene
 
 BASELINE_Y = -2.6  # where the softmax bars of CompareScaling stand
 BAR_HEIGHT = 1.8  # a weight of 1
@@ -64,7 +63,7 @@ def fit_width(mob, width: float):
     return mob.scale_to_fit_width(width) if mob.width > width else mob
 
 
-class WorkCatSat(PacedScene):
+class WorkCatSat(LessonScene):
     """ "The cat sat" by hand: embeddings, Q = K = V, scores, ÷√d_k, row softmax, and Z of the first token."""
 
     def construct(self) -> None:
@@ -229,7 +228,7 @@ class WorkCatSat(PacedScene):
         self.wait(2)
 
 
-class CompareScaling(PacedScene):
+class CompareScaling(LessonScene):
     """The notes' example: q·k₁ and q·k₂ written out; softmax of the raw scores (saturated) vs ÷√d_k (balanced)."""
 
     def construct(self) -> None:

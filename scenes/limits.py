@@ -21,11 +21,10 @@ from manim import (
     Write,
 )
 
-from scenes.kit import palette
+from scenes.kit import LessonScene, palette
 from scenes.kit.base import notation
 from scenes.kit.charts import cell_grid, panel
 from scenes.kit.numbers import fmt_bytes, fmt_count, fmt_int
-from scenes.kit.pacing import PacedScene
 
 
 def _same_set() -> VGroup:
@@ -71,7 +70,7 @@ def _flat_tokens() -> VGroup:
     return VGroup(tree, query, words)
 
 
-class ListLimitations(PacedScene):
+class ListLimitations(LessonScene):
     """No inherent order, quadratic cost, too global, no hierarchy: one card each."""
 
     def construct(self) -> None:
@@ -96,7 +95,7 @@ class ListLimitations(PacedScene):
             self.play(FadeIn(picture, shift=UP * 0.2), FadeIn(caption), run_time=1.0)
 
 
-class GrowQuadratically(PacedScene):
+class GrowQuadratically(LessonScene):
     """N tokens make N × N attention cells: a growing grid, then real sequence lengths."""
 
     def construct(self) -> None:

@@ -24,10 +24,9 @@ from manim import (
     Write,
 )
 
-from scenes.kit import TOKEN_FONT, LabelledMatrix, TokenRow, notation, palette
+from scenes.kit import TOKEN_FONT, LabelledMatrix, LessonScene, TokenRow, notation, palette
 from scenes.kit.meaning_map import MeaningMap, cluster_color
 from scenes.kit.numbers import fmt
-from scenes.kit.pacing import PacedScene
 
 TIE = 0.05  # distances within 5 % of each other count as "about as far"
 
@@ -50,7 +49,7 @@ def standing(word: str, distances: dict[str, float]) -> tuple[str, str]:
     return f"“{word}” is closer to {nearest}", cluster_color(nearest)
 
 
-class MapStaticEmbeddings(PacedScene):
+class MapStaticEmbeddings(LessonScene):
     """Static embeddings: the fruit and tech clusters, and "apple" between them at equal-ish distances."""
 
     def construct(self) -> None:
@@ -80,7 +79,7 @@ class MapStaticEmbeddings(PacedScene):
         self.wait(1.5)
 
 
-class ShiftMeaning(PacedScene):
+class ShiftMeaning(LessonScene):
     """Each sentence pulls the word along its computed path toward the cluster its context means."""
 
     def construct(self) -> None:
@@ -202,7 +201,7 @@ class ShiftMeaning(PacedScene):
         ).arrange(DOWN, buff=0.15)
 
 
-class SummarizeTakeaways(PacedScene):
+class SummarizeTakeaways(LessonScene):
     """The slide deck's key takeaways, one line per idea, as a closing card."""
 
     TAKEAWAYS = (

@@ -27,10 +27,9 @@ from manim import (
     always_redraw,
 )
 
-from scenes.kit import SoftmaxBars, TokenLabel, VectorPlane, notation, palette
+from scenes.kit import LessonScene, SoftmaxBars, TokenLabel, VectorPlane, notation, palette
 from scenes.kit.diagrams import Card, LabelBox, ShapeBlock, connect
 from scenes.kit.numbers import fmt
-from scenes.kit.pacing import PacedScene
 
 ROLE_COLORS = {"Q": palette.QUERY, "K": palette.KEY, "V": palette.VALUE}
 
@@ -54,7 +53,7 @@ def caption(text: str, font_size: float = 28, color=palette.TEXT) -> Text:
     return Text(text, font_size=font_size, color=color)
 
 
-class UnpackFormula(PacedScene):
+class UnpackFormula(LessonScene):
     """The core formula, then Q, K and V as a search engine: "ate" looks for food, "apple" tags itself."""
 
     def construct(self) -> None:
@@ -95,7 +94,7 @@ class UnpackFormula(PacedScene):
         self.wait(2.5)
 
 
-class LookUpDatabase(PacedScene):
+class LookUpDatabase(LessonScene):
     """A database returns the value of the one key that matches; attention blends every value by weight."""
 
     def construct(self) -> None:
@@ -147,7 +146,7 @@ class LookUpDatabase(PacedScene):
         return VGroup(VGroup(heading, query), bars, answer)
 
 
-class AlignVectors(PacedScene):
+class AlignVectors(LessonScene):
     """Why the dot product: a key turns around a query while their dot product is read live."""
 
     def construct(self) -> None:
@@ -214,7 +213,7 @@ class AlignVectors(PacedScene):
         )
 
 
-class SeparateRoles(PacedScene):
+class SeparateRoles(LessonScene):
     """Why three matrices: one vector per word would make "I" look for "I"; projections give it three roles."""
 
     def construct(self) -> None:
@@ -279,7 +278,7 @@ class SeparateRoles(PacedScene):
         return (("W_Q", palette.QUERY), ("W_K", palette.KEY), ("W_V", palette.VALUE))
 
 
-class GeneralizeAttention(PacedScene):
+class GeneralizeAttention(LessonScene):
     """From RNN attention (a context vector over encoder states) to self-attention over the sequence itself."""
 
     def construct(self) -> None:
@@ -348,7 +347,7 @@ class GeneralizeAttention(PacedScene):
         )
 
 
-class TrackShapes(PacedScene):
+class TrackShapes(LessonScene):
     """Shape tracking with the worked example's sizes: projections, QKᵀ, the output, and a batch."""
 
     def construct(self) -> None:

@@ -23,11 +23,10 @@ from manim import (
     Write,
 )
 
-from scenes.kit import TOKEN_FONT, LabelledMatrix, TokenRow, notation, palette
+from scenes.kit import TOKEN_FONT, LabelledMatrix, LessonScene, TokenRow, notation, palette
 from scenes.kit.charts import cell_grid
 from scenes.kit.diagrams import LabelBox, Sentence, arc_between, connect, stack
 from scenes.kit.numbers import fmt, fmt_int
-from scenes.kit.pacing import PacedScene
 
 COLUMN_SPAN = 12.4  # width over which a sentence's tokens are spread, one column each
 HOP = palette.MUTED  # the recurrent path, one arrow per time step
@@ -45,7 +44,7 @@ def spread(tokens: TokenRow, y: float) -> TokenRow:
 TRANSFORMER_LAYER = ("Multi-head self-attention", "Add & Norm", "Feed-forward", "Add & Norm")
 
 
-class LocateAttention(PacedScene):
+class LocateAttention(LessonScene):
     """The Transformer as a block diagram, built bottom-up; the attention block lights up."""
 
     def construct(self) -> None:
@@ -78,7 +77,7 @@ class LocateAttention(PacedScene):
         self.wait(3)
 
 
-class ResolveAmbiguity(PacedScene):
+class ResolveAmbiguity(LessonScene):
     """The dictionary analogy: "bank" is read through "money" or "water"; "check" through "cashed" and "bank"."""
 
     def construct(self) -> None:
@@ -146,7 +145,7 @@ class ResolveAmbiguity(PacedScene):
         return VGroup(sentence, arcs, label)
 
 
-class FadeRecurrentSignal(PacedScene):
+class FadeRecurrentSignal(LessonScene):
     """An RNN reads the sentence step by step while the signal of "keys" fades before "are"."""
 
     def construct(self) -> None:
@@ -195,7 +194,7 @@ class FadeRecurrentSignal(PacedScene):
         self.wait(3)
 
 
-class ContrastEmbeddings(PacedScene):
+class ContrastEmbeddings(LessonScene):
     """Fixed embeddings (the same in any sentence) against the contextual vectors self-attention makes."""
 
     def construct(self) -> None:
@@ -240,7 +239,7 @@ class ContrastEmbeddings(PacedScene):
         return Text(f"Z({tokens[0]}) = {terms}", font=TOKEN_FONT, font_size=30, t2c={"V(": palette.VALUE})
 
 
-class CompareParallelism(PacedScene):
+class CompareParallelism(LessonScene):
     """An RNN needs one step per token; self-attention compares all pairs of tokens in one parallel step."""
 
     def construct(self) -> None:
@@ -276,7 +275,7 @@ class CompareParallelism(PacedScene):
         self.wait(3.5)
 
 
-class ConnectGlobally(PacedScene):
+class ConnectGlobally(LessonScene):
     """Global context: "are" reaches "keys" in one step; no time steps, weights from content."""
 
     def construct(self) -> None:

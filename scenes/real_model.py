@@ -30,10 +30,9 @@ from manim import (
     VGroup,
 )
 
-from scenes.kit import TOKEN_FONT, Heatmap, TokenRow, VectorPlane, nice_extent, notation, palette
+from scenes.kit import TOKEN_FONT, Heatmap, LessonScene, TokenRow, VectorPlane, nice_extent, notation, palette
 from scenes.kit.meaning_map import WordMark, cluster_color, place_label
 from scenes.kit.numbers import fmt
-from scenes.kit.pacing import PacedScene
 
 MINI_CELL = 0.085  # one weight in the grid of every layer and head
 MINI_GAP = 0.16
@@ -102,7 +101,7 @@ def pieces_heatmap(weights: np.ndarray, pieces: Sequence[str], cell: float) -> H
     return Heatmap(weights, list(pieces), cell=cell, vmin=0.0, vmax=1.0)
 
 
-class ReadRealAttention(PacedScene):
+class ReadRealAttention(LessonScene):
     """The worked example's sentence through MiniLM: every layer and head, then one head beside the toy."""
 
     def construct(self) -> None:
@@ -269,7 +268,7 @@ class ShiftTable(VGroup):
         ]
 
 
-class TraceRealShift(PacedScene):
+class TraceRealShift(LessonScene):
     """ "apple" alone, then in each sentence, on a 2-D map of MiniLM's space, with its cosine similarities."""
 
     def construct(self) -> None:

@@ -19,10 +19,9 @@ from manim import (
     linear,
 )
 
-from scenes.kit import palette
+from scenes.kit import LessonScene, palette
 from scenes.kit.base import notation
 from scenes.kit.numbers import fmt, fmt_int
-from scenes.kit.pacing import PacedScene
 from scenes.kit.tokens import TOKEN_FONT
 
 
@@ -31,7 +30,7 @@ def shape(*dims: int) -> str:
     return r" \times ".join(fmt_int(d) for d in dims)
 
 
-class RecapSteps(PacedScene):
+class RecapSteps(LessonScene):
     """The seven steps of the layer, each with its formula and the worked example's shapes."""
 
     def construct(self) -> None:
@@ -142,7 +141,7 @@ QUIZ = [
 ]
 
 
-class QuizAttention(PacedScene):
+class QuizAttention(LessonScene):
     """Five questions; each answer appears after a pause to think."""
 
     THINK_SECONDS = 2.5

@@ -22,11 +22,10 @@ from manim import (
     Write,
 )
 
-from scenes.kit import SoftmaxBars, palette
+from scenes.kit import LessonScene, SoftmaxBars, palette
 from scenes.kit.base import notation
 from scenes.kit.charts import baseline, value_bars
 from scenes.kit.numbers import fmt, fmt_int
-from scenes.kit.pacing import PacedScene
 
 CHART_WIDTH = 8.0
 CHART_HEIGHT = 3.4
@@ -53,7 +52,7 @@ def row_under(bars: VGroup, texts: list[str], y: float, color=palette.TEXT, font
     )
 
 
-class ExplodeDotProducts(PacedScene):
+class ExplodeDotProducts(LessonScene):
     """Variance of q·k for random vectors: about d_k raw, about 1 after ÷√d_k."""
 
     def construct(self) -> None:
@@ -113,7 +112,7 @@ class ExplodeDotProducts(PacedScene):
         )
 
 
-class SaturateSoftmax(PacedScene):
+class SaturateSoftmax(LessonScene):
     """The same scores made larger and larger: softmax goes one-hot and its gradient vanishes."""
 
     def construct(self) -> None:

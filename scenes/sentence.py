@@ -17,8 +17,7 @@ from manim import (
     VGroup,
 )
 
-from scenes.kit import TOKEN_FONT, Heatmap, SoftmaxBars, notation, palette
-from scenes.kit.pacing import PacedScene
+from scenes.kit import TOKEN_FONT, Heatmap, LessonScene, SoftmaxBars, notation, palette
 
 DIMMED = 0.25  # opacity of the rows that are not the focus word's
 
@@ -28,7 +27,7 @@ def caption(text: str, size: float = 24, color=palette.TEXT) -> Text:
     return notation(Text(text, font=TOKEN_FONT, font_size=size, color=color))
 
 
-class AttendTrainStation(PacedScene):
+class AttendTrainStation(LessonScene):
     """The sentence's attention matrix (rows are queries), then the focus word's row and its strongest other word."""
 
     def construct(self) -> None:

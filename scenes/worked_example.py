@@ -31,7 +31,6 @@ from manim import (
     Transform,
     VGroup,
     Write,
-    config,
 )
 
 from scenes.kit import (
@@ -93,35 +92,14 @@ def fit_width(mob, width: float):
     return mob.scale_to_fit_width(width) if mob.width > width else mob
 
 
-class WorkedScene(LessonScene):
-    """A step of the worked example: subtitles never overlap, the last one is read before the end."""
-
-    subtitle_end = 0.0
-
-    def say(self, text: str) -> None:
-        """Wait until the previous subtitle has been read, then show ``text``."""
-        self.finish_reading()
-        self.subtitle_end = self.time + self.narrate(text)
-
-    def finish_reading(self) -> None:
-        """Wait for the current subtitle's reading time to run out."""
-        frames = np.ceil((self.subtitle_end - self.time) * config.frame_rate)
-        if frames > 0:
-            self.wait(frames / config.frame_rate)  # whole frames: never cut the subtitle short
-
-    def tear_down(self) -> None:
-        """The clip ends only after its last subtitle has been read."""
-        self.finish_reading()
-
-
-class ShowEmbeddings(WorkedScene):
+class ShowEmbeddings(LessonScene):
     """Step 1: each token becomes a row of X, d_model numbers long."""
 
     def construct(self) -> None:
         we = self.values["worked_example"]
         tokens, x = we["tokens"], we["X"]
         self.show_title()
-        self.say("We start from a sentence. Each token is looked up as a vector of numbers: its embedding.")
+        self.narrate("We start from a sentence. Each token is looked up as a vector of numbers: its embedding.")
         sentence = TokenRow(tokens, font_size=36).move_to(UP * 1.5)
         sentence = fit_width(sentence, 12)
         self.play(LaggedStart(*(FadeIn(t, shift=DOWN * 0.2) for t in sentence), lag_ratio=0.2))
@@ -130,7 +108,7 @@ class ShowEmbeddings(WorkedScene):
             x, row_labels=tokens, name="X", font_size=matrix_font(len(tokens)), max_rows=MAX_ROWS, max_cols=8
         )
         matrix.move_to(DOWN * 0.4)
-        self.say("Stacked one row per token, the embeddings form the input matrix X.")
+        self.narrate("Stacked one row per token, the embeddings form the input matrix X.")
         self.play(
             ReplacementTransform(sentence, matrix.get_row_labels()),
             FadeIn(matrix.get_brackets()),
@@ -140,15 +118,15 @@ class ShowEmbeddings(WorkedScene):
         self.play(matrix.fill_in(run_time=1.5))
         brace = Brace(matrix.cells, DOWN, color=palette.MUTED)
         width = MathTex(rf"d_{{\text{{model}}}} = {we['d_model']}", font_size=34).next_to(brace, DOWN, buff=0.1)
-        self.say(f"Every row has d_model = {we['d_model']} numbers: the width of the model.")
+        self.narrate(f"Every row has d_model = {we['d_model']} numbers: the width of the model.")
         self.play(FadeIn(brace), Write(width))
         frame = matrix.row_frame(0)
-        self.say(f"Row by row, X holds one vector per token: here the row of '{tokens[0]}'.")
+        self.narrate(f"Row by row, X holds one vector per token: here the row of '{tokens[0]}'.")
         self.play(Create(frame))
         self.wait(1.5)
 
 
-class ConfigureModel(WorkedScene):
+class ConfigureModel(LessonScene):
     """Step 2: d_model and h are chosen; d_k = d_model / h is derived."""
 
     def construct(self) -> None:
@@ -174,10 +152,10 @@ class ConfigureModel(WorkedScene):
             f"Each head works in d_k = d_model / h = {d_k} dimensions.",
         )
         for line, note, text in zip(lines, notes, narration, strict=True):
-            self.say(text)
+            self.narrate(text)
             self.play(Write(line), FadeIn(note), run_time=1.2)
             self.wait(0.5)
-        self.say("The model's width is split evenly: each head gets its own d_k slice.")
+        self.narrate("The model's width is split evenly: each head gets its own d_k slice.")
         self.play(LaggedStart(*map(FadeIn, self.split_bar(d_model, h, d_k)), lag_ratio=0.15))
         self.wait(2)
 
@@ -195,14 +173,14 @@ class ConfigureModel(WorkedScene):
         return groups
 
 
-class IntroduceProjections(WorkedScene):
+class IntroduceProjections(LessonScene):
     """Step 3: head 1's learned W_q, W_k, W_v, each d_model × d_k, and what each is for."""
 
     def construct(self) -> None:
         we = self.values["worked_example"]
         head = we["heads"][0]
         self.show_title()
-        self.say("Head 1 owns three learned matrices. Each turns a token's vector into a shorter one.")
+        self.narrate("Head 1 owns three learned matrices. Each turns a token's vector into a shorter one.")
         font = matrix_font(we["d_model"])
         mats = VGroup(
             *(
@@ -222,31 +200,33 @@ class IntroduceProjections(WorkedScene):
             "W_v makes values: what each token passes on when it is chosen.",
         )
         for mat, note, text in zip(mats, notes, say, strict=True):
-            self.say(text)
+            self.narrate(text)
             self.play(FadeIn(mat.get_frame()), mat.fill_in(run_time=1), FadeIn(note))
             self.wait(0.6)
-        self.say(f"Each is d_model × d_k = {we['d_model']} × {we['d_k']}: {we['d_model']} numbers in, {we['d_k']} out.")
+        self.narrate(
+            f"Each is d_model × d_k = {we['d_model']} × {we['d_k']}: {we['d_model']} numbers in, {we['d_k']} out."
+        )
         self.play(Write(shape))
         self.wait(2)
 
 
-class MultiplyQueries(WorkedScene):
+class MultiplyQueries(LessonScene):
     """Step 4: Q = X·W_q entry by entry (products and running sum), then K and V faster."""
 
     def construct(self) -> None:
         we = self.values["worked_example"]
         head, tokens, x = we["heads"][0], we["tokens"], we["X"]
         self.show_title()
-        self.say("Queries come from a matrix product: Q = X · W_q.")
+        self.narrate("Queries come from a matrix product: Q = X · W_q.")
         parts = self.product_layout(x, head["W_q"], head["Q"], tokens, "Q")
         x_mat, w_mat, q_mat = parts[0], parts[2], parts[4]
         self.play(FadeIn(VGroup(*parts[:4])), FadeIn(q_mat.get_frame()))
         self.multiply_first_row(x_mat, w_mat, q_mat, head, "Q")
-        self.say("Every other row works the same way: one token's row times each column.")
+        self.narrate("Every other row works the same way: one token's row times each column.")
         self.fill_rows(x_mat, q_mat, skip_first=True, run_time=0.6)
         self.wait(0.8)
         for role, key in (("K", "W_k"), ("V", "W_v")):
-            self.say(
+            self.narrate(
                 "Keys and values are made the same way, with W_k and W_v."
                 if role == "K"
                 else "And V = X · W_v: the values each token will hand on."
@@ -286,7 +266,7 @@ class MultiplyQueries(WorkedScene):
         row_frame = x_mat.row_frame(0)
         col_frame = w_mat.column_frame(0, palette.ROLE[role])
         self.play(Create(row_frame), Create(col_frame))
-        self.say("Entry (1, 1): multiply the first row of X with the first column of W_q, term by term, and add.")
+        self.narrate("Entry (1, 1): multiply the first row of X with the first column of W_q, term by term, and add.")
         shown_cols = [j for j in q_mat.shown_cols if j is not None]
         for n, j in enumerate(shown_cols):
             line = product_line(x[0], w[:, j], places_for(x), places_for(w), size=28)
@@ -307,7 +287,7 @@ class MultiplyQueries(WorkedScene):
 
     def count_up(self, line: VGroup, running: DecimalNumber, partial: np.ndarray, terms: np.ndarray) -> None:
         """Light each product in turn while the running sum adds it."""
-        self.say("Each product adds to the running sum; the last sum is the entry.")
+        self.narrate("Each product adds to the running sum; the last sum is the entry.")
         for term, value in zip(line.terms, partial, strict=True):
             self.play(Indicate(term, color=palette.HEAT_LOW), ChangeDecimalToValue(running, value), run_time=0.7)
 
@@ -327,7 +307,7 @@ class MultiplyQueries(WorkedScene):
         self.play(FadeOut(frame), run_time=0.3)
 
 
-class AlignDotProducts(WorkedScene):
+class AlignDotProducts(LessonScene):
     """Step 5: q·k as alignment, a query swept past a key, then the QKᵀ score grid cell by cell."""
 
     def construct(self) -> None:
@@ -339,7 +319,7 @@ class AlignDotProducts(WorkedScene):
         fit_width(note, plane.width).next_to(plane, UP, buff=0.15)
         query = plane.polar_arrow(head["query_norms"][0], 0.0, palette.QUERY)
         q_name = TokenRow([f"q: {tokens[0]}"], font_size=28, color=palette.QUERY).next_to(query.get_end(), DOWN)
-        self.say(f"A score asks: how well does the query of '{tokens[0]}' line up with each key?")
+        self.narrate(f"A score asks: how well does the query of '{tokens[0]}' line up with each key?")
         self.play(Create(plane), FadeIn(note), GrowArrow(query), FadeIn(q_name))
         keys = VGroup(
             *(
@@ -350,7 +330,7 @@ class AlignDotProducts(WorkedScene):
         self.play(LaggedStart(*map(GrowArrow, keys), lag_ratio=0.15))
         readout = self.readout(head, 0).next_to(plane, RIGHT, buff=0.8).align_to(plane, UP)
         best = int(np.argmax(head["scores"][0]))
-        self.say(f"The dot product q·k is largest for the key pointing most the same way: '{tokens[best]}'.")
+        self.narrate(f"The dot product q·k is largest for the key pointing most the same way: '{tokens[best]}'.")
         self.play(FadeIn(readout))
         for j in sorted({*range(min(len(tokens), MAX_PAIRS)), best}):
             self.show_pair(keys, readout, head, j, tokens)
@@ -395,7 +375,7 @@ class AlignDotProducts(WorkedScene):
             (start + np.pi / 2, head["orthogonal_dot"], "orthogonal: zero"),
             (start + np.pi, head["opposite_dots"][0, best], "opposite: the most negative"),
         )
-        self.say("Turn the query: aligned gives the largest score, at right angles zero, opposite negative.")
+        self.narrate("Turn the query: aligned gives the largest score, at right angles zero, opposite negative.")
         self.add(ghost)
         angle, name = 0.0, None
         for target, value, text in stops:
@@ -415,7 +395,7 @@ class AlignDotProducts(WorkedScene):
 
     def fill_scores(self, head, tokens: list[str], old: VGroup) -> None:
         """The QKᵀ grid: row 1 cell by cell, then the other rows."""
-        self.say("Every query meets every key: the scores fill the grid QKᵀ, one row per query.")
+        self.narrate("Every query meets every key: the scores fill the grid QKᵀ, one row per query.")
         grid = LabelledMatrix(
             head["scores"],
             row_labels=tokens,
@@ -436,11 +416,11 @@ class AlignDotProducts(WorkedScene):
                 self.remove(pair)
             else:
                 self.play(LaggedStart(*(FadeIn(c) for c in cells), lag_ratio=0.15), run_time=0.5)
-        self.say("Rows are queries, columns are keys: row i says how much token i cares about each token.")
+        self.narrate("Rows are queries, columns are keys: row i says how much token i cares about each token.")
         self.wait(2)
 
 
-class NormalizeScores(WorkedScene):
+class NormalizeScores(LessonScene):
     """Steps 6–7: scores ÷ √d_k, exponentials, bars normalized to sum 1, landing in the heatmap."""
 
     def construct(self) -> None:
@@ -454,7 +434,7 @@ class NormalizeScores(WorkedScene):
         scale = MathTex(
             rf"\div \sqrt{{d_k}} = \div \sqrt{{{head['d_k']}}} = \div {fmt(head['sqrt_d_k'])}", font_size=34
         ).next_to(scores, DOWN, buff=0.3)
-        self.say(f"First divide every score by √d_k = {fmt(head['sqrt_d_k'])}, so scores stay in a gentle range.")
+        self.narrate(f"First divide every score by √d_k = {fmt(head['sqrt_d_k'])}, so scores stay in a gentle range.")
         self.play(Write(scale))
         scaled = self.grid(head["scaled_scores"], tokens, r"QK^{\top} / \sqrt{d_k}", font, rows)
         self.play(ReplacementTransform(scores, scaled), run_time=1.2)
@@ -462,14 +442,14 @@ class NormalizeScores(WorkedScene):
         heatmap = below_title(self.heatmap(head, tokens)).to_edge(RIGHT, buff=0.4)
         self.play(FadeIn(heatmap.get_labels()), FadeIn(heatmap.get_caption()))
         row_frame = scaled.row_frame(0)
-        self.say(f"Softmax, one row at a time. Take the row of '{tokens[0]}'.")
+        self.narrate(f"Softmax, one row at a time. Take the row of '{tokens[0]}'.")
         self.play(Create(row_frame))
         bars = self.softmax_row(head, tokens, 0, scaled)
-        self.say("The bars land in the first row of the weights: yellow is little attention, vermillion most.")
+        self.narrate("The bars land in the first row of the weights: yellow is little attention, vermillion most.")
         rest = VGroup(bars.baseline, bars.get_numbers(), bars.get_labels(), bars.get_total())
         self.play(ReplacementTransform(bars.get_bars(), heatmap.get_row(0)), FadeOut(rest), run_time=1.2)
         self.play(FadeIn(heatmap.get_row_digits(0)))
-        self.say("Every other row goes through the same softmax.")
+        self.narrate("Every other row goes through the same softmax.")
         for i in range(1, len(tokens)):
             target = scaled.row_frame(i) if scaled.is_shown(i, 0) else row_frame
             self.play(row_frame.animate.move_to(target), heatmap.fill_row(i), run_time=0.45)
@@ -492,7 +472,7 @@ class NormalizeScores(WorkedScene):
             head["exp_scores"][i], tokens, total=head["exp_sums"][i], height=height, bar_width=width, total_at=UP
         )
         exp.next_to(scaled, DOWN, buff=0.35).align_to(scaled, LEFT)
-        self.say("Raise e to each scaled score: every result is positive. Then add them up.")
+        self.narrate("Raise e to each scaled score: every result is positive. Then add them up.")
         self.play(exp.grow(run_time=1.4))
         self.play(FadeIn(exp.get_total()))
         self.wait(0.6)
@@ -506,13 +486,13 @@ class NormalizeScores(WorkedScene):
             total_at=UP,
         )
         norm.move_to(exp, aligned_edge=DOWN + LEFT)
-        self.say("Divide each by the sum: the bars now add up to exactly 1. These are the attention weights.")
+        self.narrate("Divide each by the sum: the bars now add up to exactly 1. These are the attention weights.")
         self.play(ReplacementTransform(exp, norm), run_time=1.5)
         self.wait(1)
         return norm
 
 
-class SumValues(WorkedScene):
+class SumValues(LessonScene):
     """Step 8: one token's output = its weights times the value vectors, added tip to tail."""
 
     def construct(self) -> None:
@@ -520,7 +500,7 @@ class SumValues(WorkedScene):
         head, tokens = we["heads"][0], we["tokens"]
         self.show_title()
         i = 0
-        self.say(f"The output of '{tokens[i]}' mixes every value vector, each scaled by its attention weight.")
+        self.narrate(f"The output of '{tokens[i]}' mixes every value vector, each scaled by its attention weight.")
         weighted = LabelledMatrix(
             head["weighted_values"][i],
             row_labels=[f"{w} × value of {t}" for w, t in zip(map(fmt, head["weights"][i]), tokens, strict=True)],
@@ -552,7 +532,7 @@ class SumValues(WorkedScene):
             if plane:
                 anims.append(GrowArrow(arrows[j]))
             self.play(*anims, run_time=0.9 if j < 3 else 0.4)
-        self.say(f"The last running sum is the output of '{tokens[i]}': a blend, pulled toward heavy weights.")
+        self.narrate(f"The last running sum is the output of '{tokens[i]}': a blend, pulled toward heavy weights.")
         if plane:
             out = plane.arrow(head["output"][i], palette.TEXT)
             name = TokenRow([f"output of {tokens[i]}"], font_size=24).next_to(out.get_end(), RIGHT, buff=0.1)
@@ -581,7 +561,7 @@ class SumValues(WorkedScene):
 
     def show_all_outputs(self, head, tokens, old: VGroup) -> None:
         """Every token's output, one row each: the head's output matrix."""
-        self.say("Every token does the same. Together the rows form this head's output.")
+        self.narrate("Every token does the same. Together the rows form this head's output.")
         out = LabelledMatrix(
             head["output"],
             row_labels=tokens,
@@ -597,7 +577,7 @@ class SumValues(WorkedScene):
         self.wait(2)
 
 
-class CombineHeads(WorkedScene):
+class CombineHeads(LessonScene):
     """Steps 9–10: every other head the same way, the heads side by side, concatenated (· W_O)."""
 
     def construct(self) -> None:
@@ -606,17 +586,17 @@ class CombineHeads(WorkedScene):
         self.show_title()
         formula = MathTex(r"\text{head} = \mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}\right) V", font_size=38)
         notation(formula.to_edge(LEFT, buff=0.6).shift(UP * 0.8))
-        self.say("The other heads run the same steps with their own W_q, W_k and W_v.")
+        self.narrate("The other heads run the same steps with their own W_q, W_k and W_v.")
         self.play(Write(formula))
         outputs = self.head_outputs(heads, tokens)
         for n in range(1, len(heads)):
             self.quick_head(heads[n], tokens, n, formula)
-        self.say("Side by side, each head has its own output: one row per token, d_k columns each.")
+        self.narrate("Side by side, each head has its own output: one row per token, d_k columns each.")
         self.play(FadeOut(formula))
         self.play(LaggedStart(*(FadeIn(o) for o in outputs), lag_ratio=0.3))
         self.wait(1)
         concat = self.concat_matrix(we, tokens).move_to(VGroup(*outputs))
-        self.say(f"Concatenating the heads gives back d_model = {we['d_model']} numbers per token.")
+        self.narrate(f"Concatenating the heads gives back d_model = {we['d_model']} numbers per token.")
         self.play(*(FadeOut(o.get_name()) for o in outputs))
         self.play(self.join(outputs, concat, we["d_k"]), run_time=1.5)
         braces = self.head_braces(concat, len(heads), we["d_k"])
@@ -653,7 +633,7 @@ class CombineHeads(WorkedScene):
         name = notation(Text(f"head {n + 1}: attention weights", font=TOKEN_FONT, font_size=26))
         name.next_to(formula, DOWN, buff=0.5).align_to(formula, LEFT)
         weights = below_title(Heatmap(head["weights"], tokens, cell=cell)).to_edge(RIGHT, buff=0.6)
-        self.say(f"Head {n + 1} weighs the tokens differently: it noticed other relationships.")
+        self.narrate(f"Head {n + 1} weighs the tokens differently: it noticed other relationships.")
         self.play(FadeIn(weights), FadeIn(name), run_time=0.8)
         self.wait(1.2)
         self.play(FadeOut(weights), FadeOut(name), run_time=0.5)
@@ -695,7 +675,7 @@ class CombineHeads(WorkedScene):
 
     def project(self, we, tokens, concat: LabelledMatrix) -> None:
         """Multiply the concatenation by W_O: the layer's output."""
-        self.say("Finally the output projection W_O mixes the heads into the layer's output.")
+        self.narrate("Finally the output projection W_O mixes the heads into the layer's output.")
         out = LabelledMatrix(
             we["output"],
             row_labels=tokens,

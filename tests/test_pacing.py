@@ -1,4 +1,4 @@
-"""PacedScene: subtitles never overlap and the clip lasts until the last one has been read."""
+"""LessonScene pacing: subtitles never overlap and the clip lasts until the last one has been read."""
 
 import tempfile
 from pathlib import Path
@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from manim import tempconfig
 
-from scenes.kit.pacing import PacedScene
+from scenes.kit.base import LessonScene
 from scenes.lesson import by_class
 from tests.probe import _load_scene_class
 
@@ -30,7 +30,7 @@ def played(cls_name: str):
 @pytest.mark.parametrize("cls_name", ["ResolveAmbiguity", "AlignVectors"])
 def test_subtitles_follow_each_other_and_fit_the_clip(cls_name):
     scene = played(cls_name)
-    assert isinstance(scene, PacedScene)
+    assert isinstance(scene, LessonScene)
     lines = scene.renderer.file_writer.subcaptions
     assert len(lines) >= 3
     for before, after in zip(lines, lines[1:], strict=False):

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
-from manim import UP, Mobject, Scene, Text, Write
+from manim import UP, Mobject, Scene, Text, Write, config
 
 from attention_math import DEFAULT_EXAMPLE, LessonValues, lesson_values
 from scenes.lesson import Entry, by_class
@@ -35,11 +36,14 @@ class LessonScene(Scene):
     """A scene of the lesson: ``self.values`` holds only the sections it declares.
 
     Subclasses tell the story in ``construct`` and narrate with :meth:`narrate`,
-    which writes the subtitles (``.srt``) beside the video.
+    which writes the subtitles (``.srt``) beside the video. Narration sets the pace:
+    a subtitle is never cut short by the next one or by the end of the clip, so the
+    lesson reads well with the sound off.
     """
 
     entry: Entry
     values: LessonValues
+    narration_ends: float = 0.0
 
     def setup(self) -> None:
         self.entry = by_class(type(self).__name__)
@@ -47,11 +51,24 @@ class LessonScene(Scene):
         self.camera.background_color = palette.BACKGROUND
 
     def narrate(self, text: str, duration: float | None = None) -> float:
-        """Show ``text`` as a subtitle from now on, for ``duration`` seconds (default: reading time)."""
+        """Once the previous subtitle has been read, show ``text`` for ``duration`` seconds (default: reading time)."""
+        self.finish_narration()
         seconds = duration if duration is not None else max(2.0, len(text.split()) / WORDS_PER_SECOND)
         self.start_step(text)
         self.add_subcaption(text, duration=seconds)
+        self.narration_ends = self.time + seconds
         return seconds
+
+    def finish_narration(self) -> None:
+        """Wait until the current subtitle has been on screen for its whole duration."""
+        frames = math.ceil((self.narration_ends - self.time) * config.frame_rate - 1e-6)
+        if frames > 0:
+            self.wait(frames / config.frame_rate)  # whole frames: a shorter wait would cut the subtitle
+
+    def tear_down(self) -> None:
+        """The clip ends only after its last subtitle has been read."""
+        self.finish_narration()
+        super().tear_down()
 
     def start_step(self, narration: str) -> None:
         """Mark the start of a narrated step; a plain scene is one continuous take.
