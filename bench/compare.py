@@ -25,6 +25,7 @@ from scenes.lesson import LESSON, Entry  # noqa: E402
 
 QUALITY_FLAGS = {"low": "-ql", "medium": "-qm", "high": "-qh", "4k": "-qk"}
 EDITED_SECTION = "worked_example"
+LONG_EXAMPLE = ROOT / "tests" / "examples" / "twelve_tokens.toml"
 
 
 def parse_args() -> argparse.Namespace:
@@ -34,6 +35,12 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--quality", choices=QUALITY_FLAGS, default="high", help="default: high, as render.py")
     parser.add_argument("--jobs", type=int, default=2, help="render.py --jobs (default: 2)")
+    parser.add_argument(
+        "--long-example",
+        type=Path,
+        default=LONG_EXAMPLE,
+        help="a longer sentence for the worked-example scenes, rendered against the default (row 5)",
+    )
     return parser.parse_args()
 
 
@@ -82,9 +89,34 @@ def edit_one_value(source: Path, target: Path) -> str:
     return f"{EDITED_SECTION}.X[0][0]: {old} → {new}"
 
 
+def scene_records(output: Path) -> list[dict]:
+    return json.loads((output / "manifest.json").read_text(encoding="utf-8"))["scenes"]
+
+
 def statuses(output: Path) -> dict[str, str]:
-    manifest = json.loads((output / "manifest.json").read_text(encoding="utf-8"))
-    return {s["id"]: s["status"] for s in manifest["scenes"]}
+    return {s["id"]: s["status"] for s in scene_records(output)}
+
+
+def frames_and_seconds(scenes: list[Entry], args: argparse.Namespace, output: Path, example: Path) -> tuple[int, float]:
+    """Render ``scenes`` cold with ``example``: total frames and wall-clock seconds."""
+    seconds = render_py(scenes, args, output, "--force", "--example", str(example))
+    ids = {e.id for e in scenes}
+    return sum(s["frames"] for s in scene_records(output) if s["id"] in ids), seconds
+
+
+def compare_sentence_lengths(scenes: list[Entry], args: argparse.Namespace, tmp: Path) -> None:
+    """Row 5: the worked-example scenes with a longer sentence should cost frames, not TeX per cell."""
+    worked = [e for e in scenes if EDITED_SECTION in e.depends_on]
+    if not worked:
+        return
+    short_frames, short = frames_and_seconds(worked, args, tmp / "short", DEFAULT_EXAMPLE)
+    long_frames, long = frames_and_seconds(worked, args, tmp / "long", args.long_example)
+    row(
+        f"5. {len(worked)} worked-example scenes, {args.long_example.name} against the default",
+        long,
+        f"{long / short:.2f}× the time of the default ({short:.2f} s) for {long_frames / short_frames:.2f}× "
+        f"its frames ({long_frames} against {short_frames})",
+    )
 
 
 def machine() -> str:
@@ -124,6 +156,7 @@ def main() -> None:
         dependents = sorted(e.id for e in scenes if EDITED_SECTION in e.depends_on)
         verdict = "only the dependents" if rendered == dependents else f"expected {len(dependents)} dependents"
         row(f"4. render.py after editing {change}", after_edit, f"rendered {len(rendered)} of {len(scenes)}: {verdict}")
+        compare_sentence_lengths(scenes, args, Path(tmp))
 
 
 def row(name: str, seconds: float, comparison: str) -> None:
