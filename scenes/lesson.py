@@ -67,7 +67,7 @@ LESSON: list[Entry] = [
         ("scaling-comparison", "Softmax with and without scaling", "CompareScaling", ("scaling_demo",)),
     ),
     *_chapter(
-        "Worked example: I love apple phones",
+        "The worked example",
         "scenes/worked_example.py",
         ("input-embeddings", "Step 1: the input embeddings", "ShowEmbeddings", WE),
         ("model-configuration", "Step 2: the model configuration", "ConfigureModel", WE),
@@ -79,7 +79,7 @@ LESSON: list[Entry] = [
         ("multi-head", "Steps 9 and 10: multi-head concatenation", "CombineHeads", WE),
     ),
     *_chapter(
-        "Worked example: I love apple phones",
+        "The worked example",
         "scenes/meaning.py",
         ("static-embeddings", "Static embeddings on the meaning map", "MapStaticEmbeddings", ("semantic_shift",)),
         ("meaning-shift", "The shift: a word moves with its context", "ShiftMeaning", ("semantic_shift",)),
