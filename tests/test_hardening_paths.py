@@ -54,3 +54,12 @@ def test_scene_ids_become_safe_file_names(tmp_path):
     assert listing(tmp_path) - before == {str((out / name).relative_to(tmp_path)) for name in listing(out)} | {
         str(out.relative_to(tmp_path))
     }
+
+
+def test_an_output_that_is_a_file_is_refused_and_kept(repo, tmp_path):
+    taken = tmp_path / "notes.txt"
+    taken.write_text("my notes")
+    result = render(repo, "--scenes", "width", output=str(taken))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith(f"error: cannot write the outputs in {taken}: File exists"), result.stderr
+    assert taken.read_text() == "my notes"

@@ -121,8 +121,10 @@ def played(example: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[set
     """Every text shown by :data:`SCENES` played with the hostile example, and the folder of their TeX sources."""
     tex = tmp_path_factory.mktemp("tex")
     texts = set()
+    entries = [e for e in LESSON if e.id in SCENES]
+    assert len(entries) == len(SCENES), "a scene of SCENES left the lesson: pick another that shows tokens"
     with tempconfig({"tex_dir": str(tex)}):
-        for entry in [e for e in LESSON if e.id in SCENES]:
+        for entry in entries:
             texts |= {shown.text for snapshot in probe(entry, example) for shown in snapshot.shown}
     return texts, tex
 
