@@ -144,12 +144,12 @@ def test_no_token_reaches_tex(played):
 
 def test_a_real_render_keeps_tokens_out_of_tex_and_runs_nothing(example, tmp_path):
     """``manim -s`` (the last frame, every mobject built for real) of a scene that shows the tokens."""
-    media, cwd_before = tmp_path / "media", set(os.listdir(Path.cwd()))
+    media, root = tmp_path / "media", Path(__file__).parent.parent
     entry = next(e for e in LESSON if e.id == "input-embeddings")
     command = [sys.executable, "-m", "manim", "render", "-s", "-ql", "--disable_caching", "--progress_bar", "none",
                "--media_dir", str(media), entry.file, entry.cls]  # fmt: skip
     env = {**os.environ, "ATTENTION_EXAMPLE": str(example)}
-    result = subprocess.run(command, cwd=Path(__file__).parent.parent, env=env, capture_output=True, text=True)
+    result = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     assert list(media.rglob("*.png"))
     sources = [path.read_text(encoding="utf-8") for path in media.rglob("*.tex")]
@@ -157,7 +157,7 @@ def test_a_real_render_keeps_tokens_out_of_tex_and_runs_nothing(example, tmp_pat
     hostname = Path("/etc/hostname").read_text().strip()
     generated = [p for p in media.rglob("*") if p.is_file() and p.suffix in (".tex", ".log", ".svg", ".srt")]
     assert not [p for p in generated if hostname in p.read_text(errors="replace")]
-    assert not list(media.rglob(MARKER)) and set(os.listdir(Path.cwd())) == cwd_before
+    assert not list(media.rglob(MARKER)) and not (root / MARKER).exists()
 
 
 NARRATING_SCENE = '''
