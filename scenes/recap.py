@@ -90,8 +90,8 @@ class RecapSteps(LessonScene):
     def step_row(index: int, name: str, formula: str, size: str) -> VGroup:
         number = notation(Text(f"{index + 1}.", font_size=26, color=palette.MUTED))
         label = Text(name, font_size=26, color=palette.TEXT)
-        tex = MathTex(formula, font_size=34, color=palette.HEAT_LOW)
-        dims = MathTex(size, font_size=34, color=palette.QUERY)
+        tex = MathTex(formula, font_size=34, color=palette.TEXT)
+        dims = MathTex(size, font_size=34, color=palette.MUTED)
         return VGroup(number, label, tex, dims)
 
     @staticmethod

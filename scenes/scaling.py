@@ -85,8 +85,8 @@ class ExplodeDotProducts(LessonScene):
         self.narrate(f"Single scores reach {fmt(demo['max_abs_raw'][-1])}: far too large for softmax.")
         self.play(FadeIn(largest, shift=LEFT * 0.2), run_time=0.8)
 
-        roots = row_under(bars, [f"÷{fmt(r, 0)}" for r in demo["sqrt_dimensions"]], origin[1] - 0.8, palette.QUERY)
-        roots_name = MathTex(r"\div\sqrt{d_k}", font_size=34, color=palette.QUERY).next_to(roots, LEFT, buff=0.4)
+        roots = row_under(bars, [f"÷{fmt(r, 0)}" for r in demo["sqrt_dimensions"]], origin[1] - 0.8, palette.TEXT)
+        roots_name = MathTex(r"\div\sqrt{d_k}", font_size=34, color=palette.TEXT).next_to(roots, LEFT, buff=0.4)
         self.narrate("Now divide every score by the square root of d k.")
         self.play(FadeIn(roots), FadeIn(roots_name), run_time=0.8)
         tamed = value_bars(np.maximum(scaled * unit, 0.04), CHART_WIDTH, color=palette.HEAT_LOW).shift(origin)
@@ -130,7 +130,7 @@ class SaturateSoftmax(LessonScene):
             self.wait(1.0)
         self.narrate("One-hot weights: the gradient is zero, and the model stops learning.")
         self.play(FadeIn(SurroundingRectangle(gauge, color=palette.HEAT_HIGH, buff=0.15)), run_time=0.8)
-        fix = MathTex(r"\text{The fix: } \frac{QK^T}{\sqrt{d_k}}", font_size=40, color=palette.QUERY)
+        fix = MathTex(r"\text{The fix: } \frac{QK^T}{\sqrt{d_k}}", font_size=40, color=palette.TEXT)
         fix.to_edge(DOWN, buff=0.4)
         self.narrate("The fix: divide by root d k, so scores stay in the range where softmax still learns.")
         self.play(Write(fix), run_time=1.0)
@@ -148,8 +148,8 @@ class SaturateSoftmax(LessonScene):
         norm, top = demo["gradient_norm"][i], demo["gradient_norm"][0]
         name = Text("size of softmax's gradient", font_size=24, color=palette.MUTED)
         track = Rectangle(width=GAUGE_WIDTH, height=0.35, stroke_color=palette.MUTED, stroke_width=2)
-        value = DecimalNumber(norm, num_decimal_places=4, font_size=34, color=palette.VALUE)
+        value = DecimalNumber(norm, num_decimal_places=4, font_size=34, color=palette.TEXT)
         gauge = VGroup(name, track, value).arrange(DOWN, buff=0.25, aligned_edge=LEFT).move_to(RIGHT * 3.8 + DOWN * 0.3)
         meter = Rectangle(width=max(GAUGE_WIDTH * norm / top, 0.02), height=0.35, stroke_width=0)
-        gauge.add(meter.set_fill(palette.VALUE, opacity=0.9).align_to(track, LEFT).align_to(track, DOWN))
+        gauge.add(meter.set_fill(palette.TEXT, opacity=0.9).align_to(track, LEFT).align_to(track, DOWN))
         return scores, bars, gauge
