@@ -202,4 +202,3 @@ def semantic_shift(words: dict[str, np.ndarray], clusters: dict[str, list[str]],
 def cat_sat(tokens: list[str], E: np.ndarray, W_q: np.ndarray, W_k: np.ndarray, W_v: np.ndarray) -> dict:  # noqa: N803
     """The notes' example: one head on "the cat sat"."""
     return {"tokens": tokens, "E": E, **attend(E, W_q, W_k, W_v)}
-

@@ -39,9 +39,7 @@ MIN_FONT_SIZE = 16  # below this, text is not legible at 480p
 FRAME_TOLERANCE = 0.02
 OVERLAP_TOLERANCE = 0.03
 
-_NUMBER = re.compile(
-    r"(?<![A-Za-z_\\])([-−]?\d[\d,]*(?:\.\d+)?)\s*(%|thousand|million|billion|trillion|KB|MB|GB|TB)?"
-)
+_NUMBER = re.compile(r"(?<![A-Za-z_\\])([-−]?\d[\d,]*(?:\.\d+)?)\s*(%|thousand|million|billion|trillion|KB|MB|GB|TB)?")
 _MULTIPLIER = {
     "%": 0.01,
     "thousand": 1e3,
@@ -139,16 +137,19 @@ def probe(entry: Entry, example: str | Path | None = None) -> list[Snapshot]:
     if example is not None:
         os.environ[EXAMPLE_ENV] = str(example)
     try:
-        with tempfile.TemporaryDirectory() as media, tempconfig(
-            {
-                "dry_run": True,
-                "disable_caching": True,
-                "media_dir": media,
-                "output_file": str(Path(media) / "probe"),  # narrate() writes its .srt beside it
-                "verbosity": "ERROR",
-                "progress_bar": "none",
-                "quality": "low_quality",
-            }
+        with (
+            tempfile.TemporaryDirectory() as media,
+            tempconfig(
+                {
+                    "dry_run": True,
+                    "disable_caching": True,
+                    "media_dir": media,
+                    "output_file": str(Path(media) / "probe"),  # narrate() writes its .srt beside it
+                    "verbosity": "ERROR",
+                    "progress_bar": "none",
+                    "quality": "low_quality",
+                }
+            ),
         ):
             scene = cls()
 
@@ -193,8 +194,10 @@ def layout_problems(snapshots: list[Snapshot]) -> list[str]:
         where = f"after {snap.call} #{snap.step}"
         for s in snap.shown:
             left, bottom, right, top = s.box
-            if left < -half_w - FRAME_TOLERANCE or right > half_w + FRAME_TOLERANCE or (
-                bottom < -half_h - FRAME_TOLERANCE or top > half_h + FRAME_TOLERANCE
+            if (
+                left < -half_w - FRAME_TOLERANCE
+                or right > half_w + FRAME_TOLERANCE
+                or (bottom < -half_h - FRAME_TOLERANCE or top > half_h + FRAME_TOLERANCE)
             ):
                 problems.append(f"{where}: {s.text!r} leaves the frame {tuple(round(v, 2) for v in s.box)}")
             if s.font_size is not None and s.font_size < MIN_FONT_SIZE:

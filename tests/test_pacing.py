@@ -12,15 +12,18 @@ from tests.probe import _load_scene_class
 
 
 def played(cls_name: str):
-    with tempfile.TemporaryDirectory() as media, tempconfig(
-        {
-            "dry_run": True,
-            "disable_caching": True,
-            "media_dir": media,
-            "output_file": str(Path(media) / "paced"),
-            "verbosity": "ERROR",
-            "progress_bar": "none",
-        }
+    with (
+        tempfile.TemporaryDirectory() as media,
+        tempconfig(
+            {
+                "dry_run": True,
+                "disable_caching": True,
+                "media_dir": media,
+                "output_file": str(Path(media) / "paced"),
+                "verbosity": "ERROR",
+                "progress_bar": "none",
+            }
+        ),
     ):
         scene = _load_scene_class(by_class(cls_name))()
         scene.render()

@@ -81,4 +81,3 @@ class LessonScene(Scene):
         title = notation(Text(text or self.entry.title, font_size=34, color=palette.TEXT).to_edge(UP, buff=0.35))
         self.play(Write(title), run_time=0.8)
         return title
-
