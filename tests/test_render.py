@@ -183,7 +183,10 @@ def test_kill_leaves_no_worker_behind_and_the_next_run_finishes(repo):
     workers = children(run.pid)
     run.kill()
     run.communicate(timeout=30)
-    wait_for(lambda: not any(alive(pid) for pid in workers), timeout=1.5)  # a worker alone needs seconds more
+    wait_for(lambda: not any(alive(pid) for pid in workers), timeout=30)
+    # An orphaned worker would have gone on to write its clip; one that died with render.py has none.
+    finished = [p for p in (out / ".work").rglob("*.mp4") if "partial_movie_files" not in p.parts]
+    assert finished == []
     result = render(repo, *GOOD, output="out-kill")
     assert result.returncode == 0, result.stderr
     assert set(statuses(repo, "out-kill").values()) == {"rendered"}
