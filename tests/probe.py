@@ -120,7 +120,7 @@ def _collect(m: Mobject, notation: bool, out: list[Shown]) -> None:
         _collect(sub, notation, out)
 
 
-def _load_scene_class(entry: Entry) -> type:
+def load_scene_class(entry: Entry) -> type:
     path = ROOT / entry.file
     spec = importlib.util.spec_from_file_location(f"probe_{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
@@ -128,9 +128,22 @@ def _load_scene_class(entry: Entry) -> type:
     return getattr(module, entry.cls)
 
 
+def dry_run_config(media: str) -> dict:
+    """manim settings that play a scene without drawing or writing a video (its .srt goes to ``media``)."""
+    return {
+        "dry_run": True,
+        "disable_caching": True,
+        "media_dir": media,
+        "output_file": str(Path(media) / "probe"),  # narrate() writes its .srt beside it
+        "verbosity": "ERROR",
+        "progress_bar": "none",
+        "quality": "low_quality",
+    }
+
+
 def probe(entry: Entry, example: str | Path | None = None) -> list[Snapshot]:
     """Play ``entry``'s scene without rendering; a snapshot after each play and wait."""
-    cls = _load_scene_class(entry)
+    cls = load_scene_class(entry)
     snapshots: list[Snapshot] = []
     narration: list[str] = []
     previous = os.environ.get(EXAMPLE_ENV)
@@ -139,17 +152,7 @@ def probe(entry: Entry, example: str | Path | None = None) -> list[Snapshot]:
     try:
         with (
             tempfile.TemporaryDirectory() as media,
-            tempconfig(
-                {
-                    "dry_run": True,
-                    "disable_caching": True,
-                    "media_dir": media,
-                    "output_file": str(Path(media) / "probe"),  # narrate() writes its .srt beside it
-                    "verbosity": "ERROR",
-                    "progress_bar": "none",
-                    "quality": "low_quality",
-                }
-            ),
+            tempconfig(dry_run_config(media)),
         ):
             scene = cls()
 

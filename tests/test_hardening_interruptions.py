@@ -9,21 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import GOOD, manifest, render, start, statuses, tree_digest, wait_for
+from tests.conftest import GOOD, alive, children, manifest, render, start, statuses, tree_digest, wait_for
 
 WIDTH_FILES = {"01-width.mp4", "01-width.png", "01-width.srt"}
-
-
-def workers(pid: int) -> list[int]:
-    return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-
-
-def running(pid: int) -> bool:
-    """Not gone and not a zombie."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 def width_done_and_scaling_started(out: Path) -> bool:
@@ -44,10 +32,10 @@ def test_stopped_batch_keeps_finished_scenes_and_the_next_run_renders_only_the_r
     run = start(repo, *GOOD, "--jobs", "1", output=output)
     wait_for(lambda: width_done_and_scaling_started(out))
     finished = {name: digest for name, digest in tree_digest(out).items() if name in WIDTH_FILES}
-    started = workers(run.pid)
+    started = children(run.pid)
     os.killpg(run.pid, stop)  # the whole process group, as a terminal's Ctrl-C
     _, stderr = run.communicate(timeout=30)
-    wait_for(lambda: not any(running(pid) for pid in started), timeout=10)
+    wait_for(lambda: not any(alive(pid) for pid in started), timeout=10)
 
     assert run.returncode == (-9 if stop == signal.SIGKILL else 130), stderr
     assert "Traceback" not in stderr

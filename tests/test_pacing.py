@@ -1,31 +1,18 @@
 """LessonScene pacing: subtitles never overlap and the clip lasts until the last one has been read."""
 
 import tempfile
-from pathlib import Path
 
 import pytest
 from manim import tempconfig
 
 from scenes.kit.base import LessonScene
 from scenes.lesson import by_class
-from tests.probe import _load_scene_class
+from tests.probe import dry_run_config, load_scene_class
 
 
 def played(cls_name: str):
-    with (
-        tempfile.TemporaryDirectory() as media,
-        tempconfig(
-            {
-                "dry_run": True,
-                "disable_caching": True,
-                "media_dir": media,
-                "output_file": str(Path(media) / "paced"),
-                "verbosity": "ERROR",
-                "progress_bar": "none",
-            }
-        ),
-    ):
-        scene = _load_scene_class(by_class(cls_name))()
+    with tempfile.TemporaryDirectory() as media, tempconfig(dry_run_config(media)):
+        scene = load_scene_class(by_class(cls_name))()
         scene.render()
     return scene
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import GOOD, manifest, render, start, statuses, tree_digest, wait_for
+from tests.conftest import GOOD, alive, children, manifest, render, start, statuses, tree_digest, wait_for
 
 
 def ffprobe(path: Path, entries: str, *extra: str) -> dict:
@@ -190,18 +190,6 @@ def test_kill_leaves_no_worker_behind_and_the_next_run_finishes(repo):
     result = render(repo, *GOOD, output="out-kill")
     assert result.returncode == 0, result.stderr
     assert set(statuses(repo, "out-kill").values()) == {"rendered"}
-
-
-def children(pid: int) -> list[int]:
-    return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-
-
-def alive(pid: int) -> bool:
-    """Running (not gone, not a zombie waiting to be reaped)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 def test_second_run_on_the_same_folder_is_refused(repo):
