@@ -148,11 +148,14 @@ class QuizAttention(LessonScene):
 
     def construct(self) -> None:
         self.show_title()
+        shown = None
         for i, (question, answer, said) in enumerate(QUIZ):
-            self.ask(i, question, answer, said)
+            if shown:
+                self.play(FadeOut(shown), run_time=0.6)
+            shown = self.ask(i, question, answer, said)
 
-    def ask(self, index: int, question: str, answer: str, said: str) -> None:
-        """Show the question, let a timer bar run out, then reveal the answer."""
+    def ask(self, index: int, question: str, answer: str, said: str) -> VGroup:
+        """Show the question, let a timer bar run out, then reveal the answer (left on screen)."""
         count = notation(Text(f"Question {index + 1} of {len(QUIZ)}", font_size=24, color=palette.MUTED))
         asked = Text(question, font_size=32, color=palette.TEXT, line_spacing=1.1)
         card = VGroup(count, asked).arrange(DOWN, buff=0.3).move_to(UP * 1.4)
@@ -171,4 +174,4 @@ class QuizAttention(LessonScene):
         self.narrate(said)
         self.play(FadeOut(timer), FadeIn(reply, shift=0.2 * UP), run_time=0.8)
         self.finish_narration()
-        self.play(FadeOut(card), FadeOut(reply), run_time=0.6)
+        return VGroup(card, reply)

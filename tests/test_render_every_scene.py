@@ -1,0 +1,29 @@
+"""Every scene of the lesson through manim's real pipeline (LaTeX, Cairo) with the plain command.
+
+The last frame only (``-s``) at low quality: a full render of every scene is render.py's job
+and takes minutes; this catches a scene that plays in the dry run but fails to draw.
+"""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from scenes.kit import palette
+from scenes.lesson import LESSON, ROOT
+
+
+@pytest.mark.parametrize("entry", LESSON, ids=[e.id for e in LESSON])
+def test_last_frame_renders_with_plain_manim(entry, tmp_path):
+    flags = ["-ql", "-s", "--media_dir", str(tmp_path)]
+    command = [sys.executable, "-m", "manim", "render", *flags, entry.file, entry.cls]
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
+    (png,) = tmp_path.glob(f"images/**/{entry.cls}*.png")
+    pixels = np.asarray(Image.open(png).convert("RGB"))
+    assert pixels.shape == (480, 854, 3)
+    background = np.array(palette.BACKGROUND.to_int_rgb())
+    drawn = np.any(np.abs(pixels.astype(int) - background) > 24, axis=2)
+    assert drawn.mean() > 0.005, "the last frame is (almost) empty"
