@@ -99,6 +99,17 @@ def rnn_decay(tokens: list[str], source: int, target: int, retention: float) -> 
     }
 
 
+MIN_DEMO_NORM = 1e-6  # a vector shorter than this has no direction to draw
+
+
+def demo_key(query: np.ndarray, keys: np.ndarray) -> int | None:
+    """The key the query matches best among those long enough to draw, or None when there is none."""
+    drawable = np.flatnonzero(np.linalg.norm(keys, axis=1) >= MIN_DEMO_NORM)
+    if np.linalg.norm(query) < MIN_DEMO_NORM or not len(drawable):
+        return None
+    return int(drawable[np.argmax(keys[drawable] @ query)])
+
+
 def alignment(query: np.ndarray, key: np.ndarray) -> dict:
     """A query and a key drawn in the plane they span, and their dot product as the key turns.
 

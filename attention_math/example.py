@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from . import demos
 from . import real_model as model_data
 from .errors import ExampleError
 
@@ -31,8 +32,6 @@ MAX_TOKEN_CHARS = 16
 MAX_ABS_VALUE = 100.0
 # e^700 ≈ 1e304: a larger scaled score would overflow the e^score the scenes show.
 MAX_SCALED_SCORE = 700.0
-# Shorter vectors have no direction to draw (the dot-product demo's arrows).
-MIN_DEMO_NORM = 1e-6
 
 _MISSING = object()
 
@@ -214,14 +213,12 @@ def _scores_fit(path: str, key: str, x: np.ndarray, w_q: np.ndarray, w_k: np.nda
 
 
 def _demo_vectors_drawable(path: str, key: str, x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray) -> None:
-    """Refuse a first query, or its best-matching key, too short to draw (the dot-product demo's arrows)."""
-    query, keys = x[0] @ w_q, x @ w_k
-    best_key = keys[np.argmax(keys @ query)]
-    if min(np.linalg.norm(query), np.linalg.norm(best_key)) < MIN_DEMO_NORM:
+    """Refuse a zero first query, or keys all zero: the dot-product demo draws the angle between two."""
+    if demos.demo_key(x[0] @ w_q, x @ w_k) is None:
         raise ExampleError(
             path,
             key,
-            "expected the first token's query (X[0]·W_q) and its best-matching key (a row of X·W_k) to be "
+            "expected the first token's query (X[0]·W_q) and at least one key (a row of X·W_k) to be "
             "non-zero vectors: the dot-product scene draws the angle between them",
         )
 

@@ -19,12 +19,12 @@ def _worked_example(tokens: list[str], X: np.ndarray, heads: list, W_O: np.ndarr
     h = len(heads)
     result = {"tokens": tokens, "X": X, "d_model": d_model, "h": h, "d_k": d_model // h, **multi_head(X, heads, W_O)}
     first = result["heads"][0]
-    strongest_key = int(np.argmax(first["scores"][0]))
+    strongest_key = demos.demo_key(first["Q"][0], first["K"])
     return {
         **result,
         "T": len(tokens),
         "d_v": first["V"].shape[1],
-        # The first token's query against the key it matches best (head 1): the dot-product demo.
+        # The first token's query against the drawable key it matches best (head 1): the dot-product demo.
         "alignment": {
             "query_token": 0,
             "key_token": strongest_key,

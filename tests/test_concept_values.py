@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from attention_math import compute, load_example
-from attention_math.demos import alignment
+from attention_math.demos import alignment, demo_key
 
 
 @pytest.fixture(scope="module")
@@ -46,3 +46,13 @@ def test_alignment_in_higher_dimensions_keeps_lengths_and_dot():
     assert a["plane_query"] == pytest.approx([3.0, 0.0])
     assert np.linalg.norm(a["plane_key"]) == pytest.approx(5.0)
     assert a["plane_query"] @ a["plane_key"] == pytest.approx(14.0)
+
+
+def test_demo_key_skips_keys_too_short_to_draw():
+    query = np.array([1.0, -1.0])
+    # Scores by hand: -2 for the first key, 0 for the zero key, -1 for the last: the zero key scores
+    # highest but has no direction, so the demo takes the last key.
+    keys = np.array([[-1.0, 1.0], [0.0, 0.0], [0.0, 1.0]])
+    assert demo_key(query, keys) == 2
+    assert demo_key(np.zeros(2), keys) is None
+    assert demo_key(query, np.zeros((3, 2))) is None
