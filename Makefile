@@ -42,7 +42,7 @@ $(STAMP): requirements.txt
 render: setup
 	$(PY) render.py
 
-test: setup
+test: lint
 	$(PY) -m pytest
 
 lint: setup
