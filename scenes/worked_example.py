@@ -59,6 +59,14 @@ def matrix_font(rows: int) -> float:
     return 34 if rows <= 5 else 22
 
 
+def token_matrix(values, tokens: list[str], name: str, max_cols: int = MAX_COLS, **kwargs) -> LabelledMatrix:
+    """A matrix with one row per token, its digits sized for the sentence's length."""
+    font = matrix_font(len(tokens))
+    return LabelledMatrix(
+        values, row_labels=tokens, name=name, font_size=font, max_rows=MAX_ROWS, max_cols=max_cols, **kwargs
+    )
+
+
 def below_title(mob):
     """Move ``mob`` so its top edge sits just below the title."""
     return mob.next_to(TOP * UP, DOWN, buff=0)
@@ -104,9 +112,7 @@ class ShowEmbeddings(LessonScene):
         sentence = fit_width(sentence, 12)
         self.play(LaggedStart(*(FadeIn(t, shift=DOWN * 0.2) for t in sentence), lag_ratio=0.2))
         self.wait(0.5)
-        matrix = LabelledMatrix(
-            x, row_labels=tokens, name="X", font_size=matrix_font(len(tokens)), max_rows=MAX_ROWS, max_cols=8
-        )
+        matrix = token_matrix(x, tokens, "X", max_cols=8)
         matrix.move_to(DOWN * 0.4)
         self.narrate("Stacked one row per token, the embeddings form the input matrix X.")
         self.play(
@@ -396,15 +402,7 @@ class AlignDotProducts(LessonScene):
     def fill_scores(self, head, tokens: list[str], old: VGroup) -> None:
         """The QKᵀ grid: row 1 cell by cell, then the other rows."""
         self.narrate("Every query meets every key: the scores fill the grid QKᵀ, one row per query.")
-        grid = LabelledMatrix(
-            head["scores"],
-            row_labels=tokens,
-            col_labels=tokens,
-            name=r"QK^{\top}",
-            font_size=matrix_font(len(tokens)),
-            max_rows=MAX_ROWS,
-            max_cols=MAX_ROWS,
-        )
+        grid = token_matrix(head["scores"], tokens, r"QK^{\top}", col_labels=tokens, max_cols=MAX_ROWS)
         fit_width(grid, 12).move_to(DOWN * 0.3)
         self.play(FadeOut(old), FadeIn(grid.get_frame()))
         pair = notation(MathTex(r"q_i \cdot k_j", font_size=30, color=palette.MUTED))
@@ -562,14 +560,7 @@ class SumValues(LessonScene):
     def show_all_outputs(self, head, tokens, old: VGroup) -> None:
         """Every token's output, one row each: the head's output matrix."""
         self.narrate("Every token does the same. Together the rows form this head's output.")
-        out = LabelledMatrix(
-            head["output"],
-            row_labels=tokens,
-            name=r"\text{head 1 output}",
-            font_size=matrix_font(len(tokens)),
-            max_rows=MAX_ROWS,
-            max_cols=MAX_COLS,
-        )
+        out = token_matrix(head["output"], tokens, r"\text{head 1 output}")
         notation(out.get_name())
         out.move_to(DOWN * 0.3)
         self.play(FadeOut(old), FadeIn(out.get_frame()))
@@ -664,24 +655,10 @@ class CombineHeads(LessonScene):
         return braces
 
     def concat_matrix(self, we, tokens) -> LabelledMatrix:
-        return LabelledMatrix(
-            we["concat"],
-            row_labels=tokens,
-            name=r"\text{concat}",
-            font_size=matrix_font(len(tokens)),
-            max_rows=MAX_ROWS,
-            max_cols=8,
-        )
+        return token_matrix(we["concat"], tokens, r"\text{concat}", max_cols=8)
 
     def project(self, we, tokens, concat: LabelledMatrix) -> None:
         """Multiply the concatenation by W_O: the layer's output."""
         self.narrate("Finally the output projection W_O mixes the heads into the layer's output.")
-        out = LabelledMatrix(
-            we["output"],
-            row_labels=tokens,
-            name=r"\text{concat} \cdot W_O",
-            font_size=matrix_font(len(tokens)),
-            max_rows=MAX_ROWS,
-            max_cols=8,
-        ).move_to(concat)
+        out = token_matrix(we["output"], tokens, r"\text{concat} \cdot W_O", max_cols=8).move_to(concat)
         self.play(ReplacementTransform(concat, out), run_time=1.2)
