@@ -6,25 +6,28 @@ Run ``python render.py --help``; the outputs and exit statuses are described in 
 from __future__ import annotations
 
 import argparse
-import ctypes
 import fcntl
 import fnmatch
 import hashlib
 import json
+import multiprocessing
 import os
 import re
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.metadata import version
+from multiprocessing import forkserver
+from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from attention_math.errors import ExampleError
 from attention_math.example import DEFAULT_EXAMPLE, load_example, read_toml
@@ -43,7 +46,6 @@ WORK = ".work"  # per-scene media folders and files not yet checked; removed at 
 CACHE = ".cache"  # TeX and Text SVGs of earlier workers, reused by later ones (manim names them by content)
 SVG_FOLDERS = ("Tex", "texts")
 LOG_TAIL_LINES = 15
-PR_SET_PDEATHSIG = 1  # linux/prctl.h
 SIGNALS = (signal.SIGINT, signal.SIGTERM)  # a stop request: finish cleanly
 
 
@@ -264,8 +266,7 @@ class Job:
     fingerprint: str
     record: dict = field(default_factory=dict)
     previous: dict = field(default_factory=dict)  # the record of the files this run replaces
-    process: subprocess.Popen | None = None
-    log: IO | None = None
+    process: multiprocessing.Process | None = None
     started: float = 0.0
 
     @property
@@ -290,56 +291,109 @@ def is_current(record: dict | None, fp: str, output: Path) -> bool:
     return True
 
 
-def manim_command(job: Job, args: argparse.Namespace, media: Path) -> list[str]:
-    """The plain manim command with its own media folder, two encoders overlapping drawing, no PyPI check."""
+def manim_arguments(job: Job, args: argparse.Namespace, media: Path) -> list[str]:
+    """The plain manim command's arguments, with its own media folder and two encoders overlapping drawing."""
     quality = QUALITIES[args.quality][0]
     options = (
         f"{quality} --disable_caching --progress_bar none --silent --max-inflight-encoders 2 --format {args.format}"
     )
     transparent = ["--transparent"] if args.transparent else []
-    return [sys.executable, "-m", "manim", "render", *options.split(), *transparent, "--media_dir", str(media),
-            job.entry.file, job.entry.cls]  # fmt: skip
+    return ["render", *options.split(), *transparent, "--config_file", str(ROOT / "manim.cfg"),
+            "--media_dir", str(media), job.entry.file, job.entry.cls]  # fmt: skip
 
 
 def start(job: Job, args: argparse.Namespace, output: Path, example: Path) -> None:
     work = job.work_dir(output)
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    env = {
-        **os.environ,
-        "ATTENTION_EXAMPLE": str(example),
-        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
-        "COLUMNS": "160",  # manim's log lines, unwrapped
-    }
     seed_media(work / "media", output / CACHE)
-    job.log = open(work / "manim.log", "w")  # noqa: SIM115 -- closed in finish()
     job.started = time.monotonic()
-    job.process = subprocess.Popen(
-        manim_command(job, args, work / "media"),
-        cwd=ROOT,
-        env=env,
-        stdout=job.log,
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
-        preexec_fn=die_with_parent,
-        process_group=0,  # a terminal's Ctrl-C reaches render.py alone; it stops the workers itself
+    process = workers().Process(
+        target=render_scene,
+        args=(manim_arguments(job, args, work / "media"), work / "manim.log", example, lifeline()[0]),
     )
+    process.start()
+    job.process = process
 
 
-def die_with_parent() -> None:
-    """In a worker, before manim starts: the kernel ends it if render.py is killed (Linux prctl)."""
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+@cache
+def workers() -> multiprocessing.context.BaseContext:
+    """A fork server that has imported manim and the scene kit once; every scene renders in a fork of it.
+
+    Each worker is still its own process (a crash takes down one scene), without paying
+    ``import manim`` again.
+    """
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["manim", "manim.__main__", "scenes.kit"])
+    with inherited_by_the_server():
+        forkserver.ensure_running()
+    return context
+
+
+@contextmanager
+def inherited_by_the_server() -> Iterator[None]:
+    """What the fork server inherits as it starts.
+
+    Its output goes to /dev/null: manim's consoles, made as it imports manim, must not take
+    render.py's terminal for theirs. Ctrl-C and SIGTERM are ignored, by the server and every
+    worker forked from it: a stop request to the process group is render.py's to handle (it
+    stops the workers and keeps what is finished). Blocked meanwhile, a request that comes as
+    the server starts waits for render.py instead of being lost (Linux never discards a blocked signal).
+    """
+    saved = [os.dup(fd) for fd in (1, 2)]
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+    handlers = {sig: signal.signal(sig, signal.SIG_IGN) for sig in SIGNALS}
+    try:
+        with open(os.devnull, "w") as devnull:
+            for fd in (1, 2):
+                os.dup2(devnull.fileno(), fd)
+        yield
+    finally:
+        for fd, copy in zip((1, 2), saved, strict=True):
+            os.dup2(copy, fd)
+            os.close(copy)
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+def render_scene(manim_args: list[str], log: Path, example: Path, render_py: Connection) -> None:
+    """In a worker: render one scene with manim's own command line; its exit status is manim's."""
+    with open(log, "w") as file:  # first, so that even a failure to start is in the log
+        for fd in (1, 2):
+            os.dup2(file.fileno(), fd)
+    os.setpgid(0, 0)  # its own process group, so that stopping it stops its TeX runs too
+    threading.Thread(target=end_with, args=(render_py,), daemon=True).start()
+    os.environ.update(ATTENTION_EXAMPLE=str(example), COLUMNS="160")  # COLUMNS: manim's log lines, unwrapped
+    os.chdir(ROOT)
+    sys.argv = ["manim", *manim_args]
+    from manim.__main__ import main as manim_main
+
+    manim_main()
+
+
+@cache
+def lifeline() -> tuple[Connection, Connection]:
+    """A pipe render.py never writes to: workers hold its reading end, which reads EOF once render.py has
+    ended, even killed (the fork server outlives it while workers run, so they cannot rely on their parent)."""
+    return multiprocessing.Pipe(duplex=False)
+
+
+def end_with(render_py: Connection) -> None:
+    """In a worker's watcher thread: end the worker and its TeX runs as soon as render.py has ended."""
+    with suppress(EOFError, OSError):
+        render_py.recv_bytes()
+    os.killpg(0, signal.SIGKILL)
 
 
 def finish(job: Job, args: argparse.Namespace, output: Path) -> None:
     """Check what the worker wrote and move it into place, or record the failure with its log."""
-    job.log.close()
     work = job.work_dir(output)
     seconds = round(time.monotonic() - job.started, 2)
     job.record.update(status="failed", seconds=seconds, fingerprint=job.fingerprint)
     try:
-        if job.process.returncode:
-            raise CheckError(f"manim exited with status {job.process.returncode}")
+        if job.process.exitcode:
+            raise CheckError(f"manim exited with status {job.process.exitcode}")
         job.record.update(place_outputs(job, args, output))
         job.record["status"] = "rendered"
         collect_svgs(work / "media", output / CACHE)
@@ -348,7 +402,8 @@ def finish(job: Job, args: argparse.Namespace, output: Path) -> None:
     except CheckError as error:
         logs = output / "logs"
         logs.mkdir(exist_ok=True)
-        log = (work / "manim.log").read_text(errors="replace")
+        log_file = work / "manim.log"
+        log = log_file.read_text(errors="replace") if log_file.is_file() else "(the worker wrote no log)"
         write_atomically(logs / f"{job.stem}.log", log)
         job.record.update(
             file=None,
@@ -562,7 +617,7 @@ def render_queue(
                     start(running[-1], args, output, example)
                 progress.running([job.entry.id for job in running])
                 time.sleep(0.05)
-                for job in [j for j in running if j.process.poll() is not None]:
+                for job in [j for j in running if j.process.exitcode is not None]:
                     running.remove(job)
                     finish(job, args, output)
                     save()
@@ -587,16 +642,15 @@ def interrupt_flag() -> Iterator[list[int]]:
             signal.signal(sig, handler)
 
 
-def stop_process(process: subprocess.Popen) -> None:
-    """End a worker and everything it started (its process group), politely first."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
+def stop_process(process: multiprocessing.Process) -> None:
+    """End a worker and everything it started (its process group; a worker not yet in it by its pid).
+
+    SIGKILL, as workers ignore the stop requests meant for render.py; an unfinished clip is thrown away anyway.
+    """
+    for kill in (os.killpg, os.kill):
         with suppress(ProcessLookupError):
-            os.killpg(process.pid, sig)
-        try:
-            process.wait(timeout=5)
-            return
-        except subprocess.TimeoutExpired:
-            continue
+            kill(process.pid, signal.SIGKILL)
+    process.join()
 
 
 def read_manifest(output: Path) -> dict:

@@ -119,9 +119,13 @@ def wait_for(condition: Callable[[], bool], timeout: float = 60) -> None:
         time.sleep(0.02)
 
 
-def children(pid: int) -> list[int]:
-    """The process ids of ``pid``'s children (render.py's workers)."""
-    return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+def descendants(pid: int) -> list[int]:
+    """The process ids of ``pid``'s children, their children and so on (render.py's fork server and workers)."""
+    try:
+        children = [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except FileNotFoundError:  # ended meanwhile
+        return []
+    return children + [grandchild for child in children for grandchild in descendants(child)]
 
 
 def alive(pid: int) -> bool:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import GOOD, alive, children, manifest, render, start, statuses, tree_digest, wait_for
+from tests.conftest import GOOD, alive, descendants, manifest, render, start, statuses, tree_digest, wait_for
 
 WIDTH_FILES = {"01-width.mp4", "01-width.png", "01-width.srt"}
 
@@ -32,7 +32,7 @@ def test_stopped_batch_keeps_finished_scenes_and_the_next_run_renders_only_the_r
     run = start(repo, *GOOD, "--jobs", "1", output=output)
     wait_for(lambda: width_done_and_scaling_started(out))
     finished = {name: digest for name, digest in tree_digest(out).items() if name in WIDTH_FILES}
-    started = children(run.pid)
+    started = descendants(run.pid)
     os.killpg(run.pid, stop)  # the whole process group, as a terminal's Ctrl-C
     _, stderr = run.communicate(timeout=30)
     wait_for(lambda: not any(alive(pid) for pid in started), timeout=10)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import GOOD, alive, children, manifest, render, start, statuses, tree_digest, wait_for
+from tests.conftest import GOOD, alive, descendants, manifest, render, start, statuses, tree_digest, wait_for
 
 
 def ffprobe(path: Path, entries: str, *extra: str) -> dict:
@@ -179,8 +179,8 @@ def test_ctrl_c_keeps_finished_scenes_and_the_next_run_resumes(repo):
 def test_kill_leaves_no_worker_behind_and_the_next_run_finishes(repo):
     out = repo / "out-kill"
     run = start(repo, *GOOD, output="out-kill")
-    wait_for(lambda: (out / ".work").exists() and children(run.pid))
-    workers = children(run.pid)
+    wait_for(lambda: any(out.glob(".work/*/manim.log")))  # a worker has started: it writes its log first
+    workers = descendants(run.pid)
     run.kill()
     run.communicate(timeout=30)
     wait_for(lambda: not any(alive(pid) for pid in workers), timeout=30)
