@@ -143,6 +143,11 @@ def alignment(query: np.ndarray, key: np.ndarray) -> dict:
     }
 
 
+def dot_with_turned_key(alignment: dict, key_angle: float) -> float:
+    """The dot product of an ``alignment``'s query with its key turned to ``key_angle`` (length kept)."""
+    return alignment["norm_query"] * alignment["norm_key"] * float(np.cos(key_angle - alignment["angle_query"]))
+
+
 def train_station(tokens: list[str], embeddings: np.ndarray, focus: int) -> dict:
     """Parameter-free self-attention of the blog post: softmax(x_i·x_j / √d) over the sentence."""
     d = embeddings.shape[1]

@@ -27,6 +27,7 @@ from manim import (
     always_redraw,
 )
 
+from attention_math.demos import dot_with_turned_key
 from scenes.kit import LessonScene, SoftmaxBars, TokenLabel, VectorPlane, notation, palette
 from scenes.kit.diagrams import Card, LabelBox, ShapeBlock, connect
 from scenes.kit.numbers import fmt
@@ -166,7 +167,7 @@ class AlignVectors(LessonScene):
 
         product = MathTex(r"Q \cdot K =", tex_to_color_map={"Q": palette.QUERY, "K": palette.KEY}, font_size=48)
         reading = DecimalNumber(demo["dot"], num_decimal_places=2, font_size=48, include_sign=False)
-        reading.add_updater(lambda d: d.set_value(self.dot_at(angle.get_value())))
+        reading.add_updater(lambda d: d.set_value(dot_with_turned_key(demo, angle.get_value())))
         readout = VGroup(product, reading).arrange(RIGHT, buff=0.2)
         panel = VGroup(names, readout).arrange(DOWN, aligned_edge=LEFT, buff=0.6)
         panel.next_to(plane, RIGHT, buff=0.8).align_to(plane, UP).shift(0.4 * DOWN)
@@ -198,11 +199,6 @@ class AlignVectors(LessonScene):
         self.play(angle.animate.set_value(demo["angle_key"]), FadeOut(verdict), run_time=2)
         self.play(Write(rule))
         self.wait(2.5)
-
-    def dot_at(self, key_angle: float) -> float:
-        """The dot product shown while the key points at ``key_angle`` (its length unchanged)."""
-        demo = self.values["worked_example"]["alignment"]
-        return demo["norm_query"] * demo["norm_key"] * np.cos(key_angle - demo["angle_query"])
 
     @staticmethod
     def vector_name(role: str, token: str, vector: np.ndarray, color) -> VGroup:

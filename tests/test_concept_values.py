@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from attention_math import compute, load_example
-from attention_math.demos import alignment, demo_key
+from attention_math.demos import alignment, demo_key, dot_with_turned_key
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +46,18 @@ def test_alignment_in_higher_dimensions_keeps_lengths_and_dot():
     assert a["plane_query"] == pytest.approx([3.0, 0.0])
     assert np.linalg.norm(a["plane_key"]) == pytest.approx(5.0)
     assert a["plane_query"] @ a["plane_key"] == pytest.approx(14.0)
+
+
+@pytest.mark.parametrize("turn", [0.0, 0.7, math.pi / 2, 2.0, math.pi, -1.1])
+def test_dot_with_turned_key_is_the_dot_with_the_rotated_key_vector(turn):
+    q, k = np.array([1.0, 2.0, 2.0]), np.array([0.0, 3.0, 4.0])
+    a = alignment(q, k)
+    rotation = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+    turned_key = rotation @ a["plane_key"]  # the key in its plane, turned by ``turn``: length 5
+    expected = a["plane_query"] @ turned_key
+    assert dot_with_turned_key(a, a["angle_key"] + turn) == pytest.approx(expected)
+    if turn == 0.0:
+        assert expected == pytest.approx(q @ k)  # unturned: the key's own dot product, 14
 
 
 def test_demo_key_skips_keys_too_short_to_draw():
