@@ -123,6 +123,28 @@ def select(patterns: list[str] | None) -> list[Entry]:
     return [e for e in LESSON if any(fnmatch.fnmatchcase(e.id, p) for p in patterns)]
 
 
+def available(entries: list[Entry], raw_example: dict, example: Path) -> list[Entry]:
+    """The entries whose example sections are all in the file (an optional one, ``real_model``, may be left out).
+
+    The others are left out of the run with a note; if that leaves nothing, it is a usage error.
+    """
+    missing: dict[str, list[str]] = {}
+    for entry in entries:
+        for section in entry.depends_on:
+            if section not in raw_example:
+                missing.setdefault(section, []).append(entry.id)
+    if not missing:
+        return entries
+    needs = "; ".join(
+        f"{', '.join(ids)} need{'s' if len(ids) == 1 else ''} [{section}]" for section, ids in missing.items()
+    )
+    kept = [e for e in entries if all(s in raw_example for s in e.depends_on)]
+    if not kept:
+        raise UsageError(f"{example}: {needs}, which this file does not have; add the section or choose other scenes")
+    print(f"note: not rendered: {needs}, which {example.name} does not have", flush=True)
+    return kept
+
+
 # --- fingerprints -------------------------------------------------------------------------
 
 
@@ -321,10 +343,11 @@ def workers() -> multiprocessing.context.BaseContext:
     """A fork server that has imported manim and the scene kit once; every scene renders in a fork of it.
 
     Each worker is still its own process (a crash takes down one scene), without paying
-    ``import manim`` again.
+    ``import manim`` again. The server also imports render.py itself (``__main__``), so the
+    workers run the code this run started with.
     """
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["manim", "manim.__main__", "scenes.kit"])
+    context.set_forkserver_preload(["__main__", "manim", "manim.__main__", "scenes.kit"])
     with inherited_by_the_server():
         forkserver.ensure_running()
     return context
@@ -523,10 +546,10 @@ class Progress:
 
 
 def run(args: argparse.Namespace) -> int:
-    entries = select(args.scenes)
     example = args.example.resolve()
     raw_example = read_toml(example)
     load_example(example)  # validates every section: ExampleError -> exit 2 before anything is touched
+    entries = available(select(args.scenes), raw_example, example)
     if args.transparent and args.format == "mp4":
         args.format = "mov"  # manim writes transparent clips as .mov (qtrle)
     output = args.output.resolve()

@@ -15,7 +15,20 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import GOOD, alive, descendants, manifest, render, start, statuses, tree_digest, wait_for
+from tests.conftest import (
+    GOOD,
+    TINY_LESSON,
+    TINY_SCENES,
+    alive,
+    copy_repo,
+    descendants,
+    manifest,
+    render,
+    start,
+    statuses,
+    tree_digest,
+    wait_for,
+)
 
 
 def ffprobe(path: Path, entries: str, *extra: str) -> dict:
@@ -216,3 +229,33 @@ def test_another_format_replaces_the_clips_and_the_lesson(repo):
     codec = ffprobe(repo / "out-format" / "01-width.webm", "stream=codec_name")["streams"][0]["codec_name"]
     assert codec == "vp9"
     assert manifest(repo, "out-format")["format"] == "webm"
+
+
+REAL_SCENE = """
+
+class ShowRealFocus(LessonScene):
+    def construct(self):
+        self.add(Text(self.values["real_model"]["focus"]))
+        self.wait(1)
+"""
+REAL_LESSON = 'LESSON.append(Entry("real", "Tiny", "Real", "scenes/tiny.py", "ShowRealFocus", ("real_model",)))\n'
+
+
+def test_scenes_needing_a_section_the_example_leaves_out_are_named_and_not_rendered(tmp_path):
+    repo = copy_repo(tmp_path / "repo", TINY_LESSON + REAL_LESSON, TINY_SCENES + REAL_SCENE)
+    text = (repo / "assets" / "examples" / "default.toml").read_text(encoding="utf-8")
+    (repo / "without.toml").write_text(text[: text.index("[real_model]")], encoding="utf-8")
+
+    result = render(repo, "--scenes", "width", "real", "--example", "without.toml")
+    assert result.returncode == 0, result.stderr
+    assert "note: not rendered: real needs [real_model], which without.toml does not have" in result.stdout
+    assert statuses(repo) == {"width": "rendered"}
+
+    alone = render(repo, "--scenes", "real", "--example", "without.toml", output="never")
+    assert alone.returncode == 2
+    assert alone.stderr.startswith("error: ") and "without.toml" in alone.stderr and "[real_model]" in alone.stderr
+    assert "Traceback" not in alone.stderr and not (repo / "never").exists()
+
+    with_section = render(repo, "--scenes", "real")  # the default example has [real_model]
+    assert with_section.returncode == 0, with_section.stderr
+    assert statuses(repo)["real"] == "rendered"
