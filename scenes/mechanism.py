@@ -403,11 +403,11 @@ class TrackShapes(LessonScene):
     def product_row(name: str, shapes: str, left: ShapeBlock, right: ShapeBlock, result: ShapeBlock) -> VGroup:
         """The product's formula and shape rule on the left, its blocks (left · right → result) on the right."""
         formula = VGroup(
-            MathTex(name, font_size=36, tex_to_color_map=ROLE_COLORS),
-            MathTex(shapes, font_size=30, color=palette.TEXT),
+            MathTex(name, font_size=40, tex_to_color_map=ROLE_COLORS),
+            MathTex(shapes, font_size=36, color=palette.TEXT),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
-        if formula.width > 6.0:
-            formula.scale_to_fit_width(6.0)
+        if formula.width > 6.5:
+            formula.scale_to_fit_width(6.5)
         blocks = VGroup(left, MathTex(r"\cdot"), right, MathTex(r"\to"), result).arrange(RIGHT, buff=0.35)
         for block in (left, right, result):
             block.shift((left.cells.get_y() - block.cells.get_y()) * UP)
