@@ -66,7 +66,7 @@ model-check: setup $(MODEL_STAMP)
 	REQUIRE_MODEL=1 $(PY) -m pytest -q tests/test_real_model.py
 
 bench: setup
-	$(PY) bench/compare.py
+	$(PY) bench/compare.py --quality low
 
 clean:
 	rm -rf media output .pytest_cache
