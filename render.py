@@ -196,8 +196,9 @@ def fingerprint(entry: Entry, raw_example: dict, settings: dict) -> str:
 
 def ffprobe(path: Path, *options: str) -> dict:
     result = subprocess.run(
-        ["ffprobe", "-v", "error", "-of", "json", *options, str(path)], capture_output=True, text=True, process_group=0
-    )
+        ["ffprobe", "-v", "error", "-of", "json", *options, str(path)],
+        capture_output=True, text=True, stdin=subprocess.DEVNULL, process_group=0,
+    )  # fmt: skip
     if result.returncode:
         raise CheckError(f"ffprobe cannot read {path.name}: {result.stderr.strip()[-300:]}")
     return json.loads(result.stdout)
@@ -230,8 +231,10 @@ def write_thumbnail(video: Path, png: Path, fps: int | None) -> None:
     """
     near_end = ["-sseof", f"-{1.5 / fps:.4f}"] if fps else []
     for seek in (near_end, []):
-        command = ["ffmpeg", "-v", "error", "-y", *seek, "-i", str(video), "-update", "1", str(png)]
-        subprocess.run(command, capture_output=True, process_group=0)  # Ctrl-C is render.py's to handle
+        command = ["ffmpeg", "-nostdin", "-v", "error", "-y", *seek, "-i", str(video), "-update", "1", str(png)]
+        # Its own process group: Ctrl-C is render.py's to handle. No terminal input: in a background
+        # group, ffmpeg touching the terminal would be stopped (SIGTTIN) and render.py would wait forever.
+        subprocess.run(command, capture_output=True, stdin=subprocess.DEVNULL, process_group=0)
         if png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n":
             return
     raise CheckError(f"no last frame could be decoded from {video.name}")
@@ -776,8 +779,9 @@ def concatenate(clips: list[dict], output: Path, target: Path) -> None:
     inputs = ["-f", "concat", "-safe", "0", "-i", str(listing), "-i", str(metadata)]
     mapping = ["-map", "0", "-map_metadata", "1", "-map_chapters", "1", "-c", "copy"]
     result = subprocess.run(
-        ["ffmpeg", "-v", "error", "-y", *inputs, *mapping, str(target)], capture_output=True, text=True
-    )
+        ["ffmpeg", "-nostdin", "-v", "error", "-y", *inputs, *mapping, str(target)],
+        capture_output=True, text=True, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
     if result.returncode:
         raise CheckError(f"ffmpeg could not join the lesson: {result.stderr.strip()[-300:]}")
 

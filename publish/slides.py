@@ -142,7 +142,7 @@ def install_reveal(folder: Path) -> None:
         try:
             result = subprocess.run(
                 ["npm", "pack", f"reveal.js@{REVEAL_VERSION}", "--json", "--pack-destination", tmp],
-                cwd=tmp, capture_output=True, text=True,
+                cwd=tmp, capture_output=True, text=True, stdin=subprocess.DEVNULL,
             )  # fmt: skip
         except FileNotFoundError:
             raise SlidesError("npm is needed to fetch reveal.js for the HTML deck: install Node.js and npm") from None

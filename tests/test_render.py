@@ -10,6 +10,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -259,3 +260,17 @@ def test_scenes_needing_a_section_the_example_leaves_out_are_named_and_not_rende
     with_section = render(repo, "--scenes", "real")  # the default example has [real_model]
     assert with_section.returncode == 0, with_section.stderr
     assert statuses(repo)["real"] == "rendered"
+
+
+def test_in_a_terminal_the_live_display_runs_and_the_run_finishes(repo):
+    """Under a real pseudo-terminal (util-linux ``script``): ffmpeg, in its own process group, must not
+    touch the terminal, or the kernel stops it (SIGTTIN) and render.py waits forever."""
+    inner = f"{sys.executable} render.py --quality low --output out-tty --scenes width"
+    result = subprocess.run(
+        ["script", "--quiet", "--return", "--command", inner, "/dev/null"],
+        cwd=repo, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout[-2000:]
+    assert "\x1b[" in result.stdout  # rich drew its live display: render.py saw a terminal
+    assert "1 rendered, 0 skipped, 0 failed" in result.stdout
+    assert statuses(repo, "out-tty") == {"width": "rendered"}
