@@ -128,17 +128,18 @@ def available(entries: list[Entry], raw_example: dict, example: Path) -> list[En
 
     The others are left out of the run with a note; if that leaves nothing, it is a usage error.
     """
-    missing: dict[str, list[str]] = {}
+    kept, missing = [], {}
     for entry in entries:
-        for section in entry.depends_on:
-            if section not in raw_example:
-                missing.setdefault(section, []).append(entry.id)
+        absent = [section for section in entry.depends_on if section not in raw_example]
+        for section in absent:
+            missing.setdefault(section, []).append(entry.id)
+        if not absent:
+            kept.append(entry)
     if not missing:
         return entries
     needs = "; ".join(
         f"{', '.join(ids)} need{'s' if len(ids) == 1 else ''} [{section}]" for section, ids in missing.items()
     )
-    kept = [e for e in entries if all(s in raw_example for s in e.depends_on)]
     if not kept:
         raise UsageError(f"{example}: {needs}, which this file does not have; add the section or choose other scenes")
     print(f"note: not rendered: {needs}, which {example.name} does not have", flush=True)
@@ -194,11 +195,14 @@ def fingerprint(entry: Entry, raw_example: dict, settings: dict) -> str:
 # --- checking and placing files -----------------------------------------------------------
 
 
+def run_tool(command: list[str], **options: Any) -> subprocess.CompletedProcess:
+    """Run ffmpeg or ffprobe with its output captured and no terminal input: in a background process
+    group, a tool touching the terminal would be stopped (SIGTTIN) and render.py would wait forever."""
+    return subprocess.run(command, capture_output=True, stdin=subprocess.DEVNULL, **options)
+
+
 def ffprobe(path: Path, *options: str) -> dict:
-    result = subprocess.run(
-        ["ffprobe", "-v", "error", "-of", "json", *options, str(path)],
-        capture_output=True, text=True, stdin=subprocess.DEVNULL, process_group=0,
-    )  # fmt: skip
+    result = run_tool(["ffprobe", "-v", "error", "-of", "json", *options, str(path)], text=True, process_group=0)
     if result.returncode:
         raise CheckError(f"ffprobe cannot read {path.name}: {result.stderr.strip()[-300:]}")
     return json.loads(result.stdout)
@@ -231,10 +235,8 @@ def write_thumbnail(video: Path, png: Path, fps: int | None) -> None:
     """
     near_end = ["-sseof", f"-{1.5 / fps:.4f}"] if fps else []
     for seek in (near_end, []):
-        command = ["ffmpeg", "-nostdin", "-v", "error", "-y", *seek, "-i", str(video), "-update", "1", str(png)]
-        # Its own process group: Ctrl-C is render.py's to handle. No terminal input: in a background
-        # group, ffmpeg touching the terminal would be stopped (SIGTTIN) and render.py would wait forever.
-        subprocess.run(command, capture_output=True, stdin=subprocess.DEVNULL, process_group=0)
+        command = ["ffmpeg", "-v", "error", "-y", *seek, "-i", str(video), "-update", "1", str(png)]
+        run_tool(command, process_group=0)  # Ctrl-C is render.py's to handle
         if png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n":
             return
     raise CheckError(f"no last frame could be decoded from {video.name}")
@@ -350,7 +352,7 @@ def workers() -> multiprocessing.context.BaseContext:
     workers run the code this run started with.
     """
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["__main__", "manim", "manim.__main__", "scenes.kit"])
+    context.set_forkserver_preload(["__main__", "manim.__main__", "scenes.kit"])
     with inherited_by_the_server():
         forkserver.ensure_running()
     return context
@@ -778,10 +780,7 @@ def concatenate(clips: list[dict], output: Path, target: Path) -> None:
     metadata.write_text("\n".join(lines) + "\n", encoding="utf-8")
     inputs = ["-f", "concat", "-safe", "0", "-i", str(listing), "-i", str(metadata)]
     mapping = ["-map", "0", "-map_metadata", "1", "-map_chapters", "1", "-c", "copy"]
-    result = subprocess.run(
-        ["ffmpeg", "-nostdin", "-v", "error", "-y", *inputs, *mapping, str(target)],
-        capture_output=True, text=True, stdin=subprocess.DEVNULL,
-    )  # fmt: skip
+    result = run_tool(["ffmpeg", "-v", "error", "-y", *inputs, *mapping, str(target)], text=True)
     if result.returncode:
         raise CheckError(f"ffmpeg could not join the lesson: {result.stderr.strip()[-300:]}")
 
