@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import signal
 import sys
@@ -14,12 +15,20 @@ from .example import DEFAULT_EXAMPLE, load_example
 from .values import compute, to_jsonable
 
 
-def _print_value(name: str, value, indent: str) -> None:
-    if isinstance(value, dict):
+def _fields(value: object) -> dict[str, object] | None:
+    """A record's or a dict's entries by name, or ``None`` for a single value."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    return dict(value) if isinstance(value, dict) else None
+
+
+def _print_value(name: str, value: object, indent: str) -> None:
+    entries = _fields(value)
+    if entries is not None:
         print(f"{indent}{name}:")
-        for key, sub in value.items():
+        for key, sub in entries.items():
             _print_value(key, sub, indent + "  ")
-    elif isinstance(value, list) and value and isinstance(value[0], dict):
+    elif isinstance(value, list) and value and _fields(value[0]) is not None:
         for i, item in enumerate(value):
             _print_value(f"{name}[{i}]", item, indent)
     elif isinstance(value, np.ndarray) and value.ndim >= 2:
@@ -35,7 +44,7 @@ def _print_value(name: str, value, indent: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m attention_math", description=__doc__.split(":")[0])
+    parser = argparse.ArgumentParser(prog="python -m attention_math", description=(__doc__ or "").split(":")[0])
     parser.add_argument("--example", default=str(DEFAULT_EXAMPLE), help="example-values TOML file")
     parser.add_argument("--json", action="store_true", help="print JSON instead of readable tables")
     args = parser.parse_args(argv)
@@ -49,9 +58,9 @@ def main(argv: list[str] | None = None) -> int:
         json.dump(to_jsonable(values), sys.stdout, indent=1)
         print()
     else:
-        for section, content in values.items():
+        for section, content in values.sections().items():
             print(f"== {section} ==")
-            for key, value in content.items():
+            for key, value in (_fields(content) or {}).items():
                 _print_value(key, value, "  ")
             print()
     return 0

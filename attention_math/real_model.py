@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from .errors import ExampleError
+from .types import Array, Placement, RealModel, RealSentence
 
 # --- reading the data file (numpy only) --------------------------------------------------------
 
 
-def read_data(path: Path, where: str, key: str) -> dict:
+def read_data(path: Path, where: str, key: str) -> dict[str, Any]:
     """The data file as numpy arrays; problems become :class:`ExampleError` at ``where``/``key``."""
     try:
         raw = json.loads(path.read_text())
@@ -28,8 +30,8 @@ def read_data(path: Path, where: str, key: str) -> dict:
         raise ExampleError(where, key, f"data file {path} is not a model-data file ({e!r})") from None
 
 
-def _arrays(raw: dict) -> dict:
-    def placed(p: dict) -> dict:
+def _arrays(raw: dict[str, Any]) -> dict[str, Any]:
+    def placed(p: dict[str, Any]) -> dict[str, Any]:
         return {**p, "vector": np.array(p["vector"], float), "point": np.array(p["point"], float)}
 
     return {
@@ -41,7 +43,7 @@ def _arrays(raw: dict) -> dict:
     }
 
 
-def matches(data: dict, sentences: list[str], focus: str, clusters: dict[str, list[str]]) -> bool:
+def matches(data: dict[str, Any], sentences: list[str], focus: str, clusters: dict[str, list[str]]) -> bool:
     """Whether ``data`` was extracted for exactly these sentences, focus word and cluster words."""
     return (
         [s["text"] for s in data["sentences"]] == sentences
@@ -53,7 +55,7 @@ def matches(data: dict, sentences: list[str], focus: str, clusters: dict[str, li
 # --- values the scenes show --------------------------------------------------------------------
 
 
-def featured_head(attention: np.ndarray, focus_pieces: list[int], context: list[int]) -> tuple[int, int]:
+def featured_head(attention: Array, focus_pieces: list[int], context: list[int]) -> tuple[int, int]:
     """(layer, head) in which the focus word's pieces give the most weight to one context piece."""
     rows = attention[:, :, focus_pieces][:, :, :, context].mean(axis=2)  # layers × heads × context
     layer, head = np.unravel_index(np.argmax(rows.max(axis=2)), rows.shape[:2])
@@ -65,50 +67,59 @@ def _context(pieces: list[str], focus_pieces: list[int]) -> list[int]:
     return [i for i, p in enumerate(pieces) if i not in focus_pieces and not (p.startswith("[") and p.endswith("]"))]
 
 
-def _attention_facts(pieces: list[str], focus_pieces: list[int], attention: np.ndarray) -> dict:
-    """The featured head, the context piece the focus word attends to most there, and the share of
-    the focus word's attention that goes to the special pieces, averaged over every layer and head."""
+def _nearest(cosines: dict[str, float]) -> str:
+    return max(cosines, key=lambda name: cosines[name])
+
+
+def _sentence(s: dict[str, Any]) -> RealSentence:
+    """One sentence's placement, the featured head, the context piece the focus word attends to most
+    there, and the share of its attention that goes to the special pieces, averaged over every layer
+    and head."""
+    pieces, focus_pieces, attention = s["pieces"], s["focus_pieces"], s["attention"]
     context = _context(pieces, focus_pieces)
     layer, head = featured_head(attention, focus_pieces, context)
     row = attention[layer, head, focus_pieces].mean(axis=0)
     specials = [i for i in range(len(pieces)) if i not in context and i not in focus_pieces]
-    return {
-        "context_pieces": context,
-        "featured": (layer, head),
-        "featured_row": row,
-        "featured_strongest": context[int(np.argmax(row[context]))],
-        "special_share": float(attention[:, :, focus_pieces][..., specials].sum(axis=-1).mean()),
-    }
+    return RealSentence(
+        text=s["text"],
+        pieces=pieces,
+        focus_pieces=focus_pieces,
+        attention=attention,
+        point=s["point"],
+        cosines=s["cosines"],
+        nearest=_nearest(s["cosines"]),
+        context_pieces=context,
+        featured=(layer, head),
+        featured_row=row,
+        featured_strongest=context[int(np.argmax(row[context]))],
+        special_share=float(attention[:, :, focus_pieces][..., specials].sum(axis=-1).mean()),
+    )
 
 
-def _case(placed: dict) -> dict:
-    """A vector's place on the map and its similarities, without the vector itself."""
-    cos = placed["cosines"]
-    return {k: v for k, v in placed.items() if k != "vector"} | {"nearest": max(cos, key=cos.get)}
-
-
-def values(data: dict, sentences: list[str], focus: str, clusters: dict[str, list[str]], data_path: Path) -> dict:
+def values(
+    data: dict[str, Any], sentences: list[str], focus: str, clusters: dict[str, list[str]], data_path: Path
+) -> RealModel:
     """What the scenes show: shapes, each sentence's attention and shift, the cluster map.
 
     The 384-d vectors and the projection stay in the data file: no scene shows them, and
     the numbers audit should not accept any number that happens to be among them.
     """
     layers, heads = data["sentences"][0]["attention"].shape[:2]
-    shown = []
-    for s in data["sentences"]:
-        shown.append({**_case(s), **_attention_facts(s["pieces"], s["focus_pieces"], s["attention"])})
+    alone = data["alone"]
     points = {n: np.array([p["point"] for p in ws.values()]) for n, ws in data["clusters"].items()}
-    return {
-        "model": data["model"],
-        "data_file": str(data_path),
-        "hidden_size": data["hidden_size"],
-        "layers": int(layers),
-        "heads": int(heads),
-        "head_count": int(layers * heads),
-        "focus": focus,
-        "sentences": shown,
-        "alone": _case(data["alone"]),
-        "cluster_words": clusters,
-        "cluster_points": points,
-        "centroid_points": {n: pts.mean(axis=0) for n, pts in points.items()},
-    }
+    return RealModel(
+        model=data["model"],
+        data_file=str(data_path),
+        hidden_size=data["hidden_size"],
+        layers=int(layers),
+        heads=int(heads),
+        head_count=int(layers * heads),
+        focus=focus,
+        sentences=[_sentence(s) for s in data["sentences"]],
+        alone=Placement(
+            pieces=alone["pieces"], point=alone["point"], cosines=alone["cosines"], nearest=_nearest(alone["cosines"])
+        ),
+        cluster_words=clusters,
+        cluster_points=points,
+        centroid_points={n: pts.mean(axis=0) for n, pts in points.items()},
+    )

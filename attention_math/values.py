@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -12,28 +13,52 @@ from . import demos, real_model
 from .attention import multi_head
 from .errors import UndeclaredSectionError
 from .example import DEFAULT_EXAMPLE, load_example
+from .types import (
+    Array,
+    CatSat,
+    Complexity,
+    RealModel,
+    RnnDecay,
+    SaturationDemo,
+    ScalingDemo,
+    Section,
+    SemanticShift,
+    TrainStation,
+    VarianceDemo,
+    WorkedExample,
+)
 
 
-def _worked_example(tokens: list[str], X: np.ndarray, heads: list, W_O: np.ndarray | None) -> dict:  # noqa: N803
+def _worked_example(
+    tokens: list[str],
+    X: Array,  # noqa: N803
+    heads: Sequence[Mapping[str, Array]],
+    W_O: Array | None,  # noqa: N803
+) -> WorkedExample:
+    result = multi_head(X, heads, W_O)
+    first = result.heads[0]
+    strongest_key = demos.demo_key(first.Q[0], first.K)
+    if strongest_key is None:  # the loader refuses such an example; this keeps the type honest
+        raise ValueError("no key long enough to draw against the first query")
     d_model = X.shape[1]
-    h = len(heads)
-    result = {"tokens": tokens, "X": X, "d_model": d_model, "h": h, "d_k": d_model // h, **multi_head(X, heads, W_O)}
-    first = result["heads"][0]
-    strongest_key = demos.demo_key(first["Q"][0], first["K"])
-    return {
-        **result,
-        "T": len(tokens),
-        "d_v": first["V"].shape[1],
+    return WorkedExample(
+        tokens=tokens,
+        X=X,
+        d_model=d_model,
+        h=len(heads),
+        d_k=d_model // len(heads),
+        heads=result.heads,
+        concat=result.concat,
+        W_O=result.W_O,
+        output=result.output,
+        T=len(tokens),
+        d_v=first.V.shape[1],
         # The first token's query against the drawable key it matches best (head 1): the dot-product demo.
-        "alignment": {
-            "query_token": 0,
-            "key_token": strongest_key,
-            **demos.alignment(first["Q"][0], first["K"][strongest_key]),
-        },
-    }
+        alignment=demos.alignment(first.Q[0], first.K[strongest_key], query_token=0, key_token=strongest_key),
+    )
 
 
-COMPUTE = {
+COMPUTE: dict[str, Callable[..., Section]] = {
     "worked_example": _worked_example,
     "cat_sat": demos.cat_sat,
     "scaling_demo": demos.scaling_demo,
@@ -47,23 +72,46 @@ COMPUTE = {
 }
 
 
-def compute(example: dict[str, dict]) -> dict[str, dict]:
-    """Compute every value of each section of a loaded example."""
-    return {name: COMPUTE[name](**inputs) for name, inputs in example.items()}
-
-
-class LessonValues(Mapping):
+class LessonValues:
     """The computed values of the sections one scene declared, and nothing else.
 
-    Reading any other section raises :class:`UndeclaredSectionError`, so a scene
-    whose declaration is incomplete fails at once instead of rendering a video that
-    the renderer would not know to refresh.
+    Each section is an attribute (``values.worked_example.heads[0].Q``). Reading any
+    other section raises :class:`UndeclaredSectionError`, so a scene whose declaration
+    is incomplete fails at once instead of rendering a video that the renderer would
+    not know to refresh.
+
+    Examples
+    --------
+    >>> view = lesson_values(("cat_sat",), owner="ShowCat")
+    >>> view.cat_sat.tokens
+    ['the', 'cat', 'sat']
+    >>> view.rnn_decay
+    Traceback (most recent call last):
+    ...
+    attention_math.errors.UndeclaredSectionError: ShowCat reads example section 'rnn_decay' ...
     """
 
-    def __init__(self, values: dict[str, dict], declared: tuple[str, ...], owner: str = "this scene") -> None:
-        self._values, self._declared, self._owner = values, tuple(declared), owner
+    __slots__ = ("_declared", "_owner", "_values")
 
-    def __getitem__(self, section: str) -> dict:
+    # One annotation per section of COMPUTE: the type a scene gets. No value here, so that
+    # reading one falls through to __getattr__, which checks the declaration.
+    worked_example: WorkedExample
+    cat_sat: CatSat
+    scaling_demo: ScalingDemo
+    variance_demo: VarianceDemo
+    saturation_demo: SaturationDemo
+    complexity: Complexity
+    rnn_decay: RnnDecay
+    train_station: TrainStation
+    semantic_shift: SemanticShift
+    real_model: RealModel
+
+    def __init__(self, values: Mapping[str, Section], declared: Sequence[str], owner: str = "this scene") -> None:
+        self._values, self._declared, self._owner = dict(values), tuple(declared), owner
+
+    def __getattr__(self, section: str) -> Section:
+        if section.startswith("_") or section not in COMPUTE:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {section!r}")
         if section not in self._declared:
             raise UndeclaredSectionError(
                 f"{self._owner} reads example section {section!r} but declares only {list(self._declared)}; "
@@ -71,23 +119,35 @@ class LessonValues(Mapping):
             )
         return self._values[section]
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._declared)
+    @property
+    def declared(self) -> tuple[str, ...]:
+        """The sections this view may read, in their declared order."""
+        return self._declared
 
-    def __len__(self) -> int:
-        return len(self._declared)
+    def sections(self) -> dict[str, Section]:
+        """Every declared section's values by name: for walking all of them (printing, auditing)."""
+        return {name: self._values[name] for name in self._declared}
+
+
+def compute(example: Mapping[str, Mapping[str, Any]], owner: str = "compute()") -> LessonValues:
+    """Compute every value of each section of a loaded example (see ``load_example``)."""
+    values = {name: COMPUTE[name](**inputs) for name, inputs in example.items()}
+    return LessonValues(values, tuple(example), owner)
 
 
 def lesson_values(
-    sections: tuple[str, ...] | list[str], path: str | Path = DEFAULT_EXAMPLE, owner: str = "this scene"
+    sections: Sequence[str], path: str | Path = DEFAULT_EXAMPLE, owner: str = "this scene"
 ) -> LessonValues:
     """Load, validate and compute only ``sections`` of the example file, as a restricted view."""
-    values = compute(load_example(path, sections=list(sections)))
-    return LessonValues(values, tuple(sections), owner)
+    return compute(load_example(path, sections=list(sections)), owner)
 
 
 def to_jsonable(value: Any) -> Any:
-    """numpy arrays and scalars to lists and floats, recursively."""
+    """Lesson values, records, numpy arrays and scalars to dicts, lists and plain numbers, recursively."""
+    if isinstance(value, LessonValues):
+        return to_jsonable(value.sections())
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, np.ndarray):
         return value.tolist()
     if isinstance(value, np.generic):

@@ -15,30 +15,34 @@ from manim import (
     FadeOut,
     Indicate,
     LaggedStart,
-    MathTex,
     ReplacementTransform,
-    Text,
     Transform,
     VGroup,
     Write,
 )
 
-from scenes.kit import TOKEN_FONT, Heatmap, LabelledMatrix, LessonScene, SoftmaxBars, notation, palette
+from attention_math.types import CatSat, ScalingDemo
+from scenes.kit import (
+    BODY,
+    CAPTION,
+    FORMULA,
+    HEADING,
+    LABEL,
+    TITLE,
+    Heatmap,
+    LabelledMatrix,
+    LessonScene,
+    SoftmaxBars,
+    caption,
+    formula,
+    notation,
+    palette,
+)
 from scenes.kit.numbers import fmt, places_for
 
 BASELINE_Y = -2.6  # where the softmax bars of CompareScaling stand
 BAR_HEIGHT = 1.8  # a weight of 1
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
-
-
-def caption(text: str, size: float = 24, color=palette.MUTED) -> Text:
-    """A line of explanation (no example values in it)."""
-    return notation(Text(text, font=TOKEN_FONT, font_size=size, color=color))
-
-
-def label(text: str, size: float = 24, color=palette.TEXT) -> Text:
-    """A line that shows computed numbers (audited)."""
-    return Text(text, font=TOKEN_FONT, font_size=size, color=color)
 
 
 def vector_text(values: np.ndarray, places: int | None = None) -> str:
@@ -67,8 +71,8 @@ class WorkCatSat(LessonScene):
     """ "The cat sat" by hand: embeddings, Q = K = V, scores, ÷√d_k, row softmax, and Z of the first token."""
 
     def construct(self) -> None:
-        cs = self.values["cat_sat"]
-        sentence = " ".join(cs["tokens"])
+        cs = self.values.cat_sat
+        sentence = " ".join(cs.tokens)
         self.show_title(f"{sentence[:1].upper()}{sentence[1:]}, step by step")
         q_mat, k_mat = self.project(cs)
         scores = self.score_grid(cs, q_mat, k_mat)
@@ -80,18 +84,19 @@ class WorkCatSat(LessonScene):
         self.play(FadeOut(VGroup(scaled, weights)))
         self.build_output(cs)
 
-    def project(self, cs) -> tuple[LabelledMatrix, LabelledMatrix]:
+    def project(self, cs: CatSat) -> tuple[LabelledMatrix, LabelledMatrix]:
         """E, then Q, K and V from it (the notes' identity projections make all three equal E)."""
-        tokens = cs["tokens"]
-        e_mat = LabelledMatrix(cs["E"], row_labels=tokens, name="E", font_size=30)
-        mats = VGroup(*(LabelledMatrix(cs[r], name=r, color=palette.ROLE[r], font_size=30) for r in ("Q", "K", "V")))
+        tokens = cs.tokens
+        e_mat = LabelledMatrix(cs.E, row_labels=tokens, name="E", font_size=30)
+        roles = (("Q", cs.Q), ("K", cs.K), ("V", cs.V))
+        mats = VGroup(*(LabelledMatrix(m, name=r, color=palette.ROLE[r], font_size=30) for r, m in roles))
         mats.arrange(RIGHT, buff=0.6)
         fit_width(VGroup(e_mat, mats).arrange(RIGHT, buff=1.0), 13).move_to(UP * 0.6)
-        self.narrate(f"{len(tokens)} tokens, each embedded as a vector of {cs['E'].shape[1]} numbers: the rows of E.")
+        self.narrate(f"{len(tokens)} tokens, each embedded as a vector of {cs.E.shape[1]} numbers: the rows of E.")
         self.play(FadeIn(e_mat.get_frame()), e_mat.fill_in(run_time=1.2))
-        identity = all(is_identity(cs[w]) for w in ("W_q", "W_k", "W_v"))
+        identity = all(is_identity(w) for w in (cs.W_q, cs.W_k, cs.W_v))
         how = r"W_Q = W_K = W_V = I" if identity else r"Q = E W_Q,\; K = E W_K,\; V = E W_V"
-        rule = notation(MathTex(how, font_size=36)).next_to(VGroup(e_mat, mats), DOWN, buff=0.6)
+        rule = formula(how, size=FORMULA).next_to(VGroup(e_mat, mats), DOWN, buff=0.6)
         self.narrate(
             "The notes keep it simple: all three projections are the identity, so Q, K and V all equal E."
             if identity
@@ -102,8 +107,8 @@ class WorkCatSat(LessonScene):
         self.play(*(ReplacementTransform(e_mat.cells.copy(), m.cells) for m in mats), FadeIn(frames))
         self.wait(1)
         q_mat, k_mat, v_mat = mats
-        q_target = LabelledMatrix(cs["Q"], row_labels=tokens, name="Q", color=palette.QUERY, font_size=28)
-        k_target = LabelledMatrix(cs["K"], row_labels=tokens, name="K", color=palette.KEY, font_size=28)
+        q_target = LabelledMatrix(cs.Q, row_labels=tokens, name="Q", color=palette.QUERY, font_size=28)
+        k_target = LabelledMatrix(cs.K, row_labels=tokens, name="K", color=palette.KEY, font_size=28)
         pair = VGroup(q_target, k_target).arrange(DOWN, buff=0.5)
         pair.scale(min(1.0, 6.0 / pair.height)).to_edge(LEFT, buff=0.6).shift(DOWN * 0.4)
         self.play(
@@ -113,20 +118,20 @@ class WorkCatSat(LessonScene):
         )
         return q_target, k_target
 
-    def score_grid(self, cs, q_mat: LabelledMatrix, k_mat: LabelledMatrix) -> LabelledMatrix:
+    def score_grid(self, cs: CatSat, q_mat: LabelledMatrix, k_mat: LabelledMatrix) -> LabelledMatrix:
         """QKᵀ: each cell the dot product of a query row and a key row, written out for the first row."""
-        tokens = cs["tokens"]
-        grid = LabelledMatrix(cs["scores"], row_labels=tokens, col_labels=tokens, name=r"QK^{\top}", font_size=32)
+        tokens = cs.tokens
+        grid = LabelledMatrix(cs.scores, row_labels=tokens, col_labels=tokens, name=r"QK^{\top}", font_size=32)
         grid.move_to(RIGHT * 2.2 + UP * 0.6)
-        note = caption("rows are queries · columns are keys", 22).next_to(grid, DOWN, buff=0.35)
+        note = caption("rows are queries · columns are keys", LABEL, palette.MUTED).next_to(grid, DOWN, buff=0.35)
         self.narrate("Scores: the query of each row is dotted with the key of each column.")
         self.play(FadeIn(grid.get_frame()), FadeIn(note))
         q_frame, k_frame = q_mat.row_frame(0, palette.QUERY), k_mat.row_frame(0, palette.KEY)
         self.play(Create(q_frame), Create(k_frame))
         for j in range(len(tokens)):
-            pairs = zip(cs["Q"][0], cs["K"][j], strict=True)
+            pairs = zip(cs.Q[0], cs.K[j], strict=True)
             products = " + ".join(f"{number_text(a)}×{number_text(b)}" for a, b in pairs)
-            line = label(f"{products} = {number_text(cs['scores'][0, j])}", 24)
+            line = caption(f"{products} = {number_text(cs.scores[0, j])}", CAPTION)
             fit_width(line, 8).next_to(note, DOWN, buff=0.4)
             if j:
                 self.play(Transform(k_frame, k_mat.row_frame(j, palette.KEY)), run_time=0.4)
@@ -145,59 +150,59 @@ class WorkCatSat(LessonScene):
         self.wait(0.5)
         return grid
 
-    def scale(self, cs, scores: LabelledMatrix) -> LabelledMatrix:
+    def scale(self, cs: CatSat, scores: LabelledMatrix) -> LabelledMatrix:
         """Every score divided by √d_k, with d_k from the key vectors' length."""
-        tokens = cs["tokens"]
+        tokens = cs.tokens
         self.play(scores.animate.to_edge(LEFT, buff=0.8))
-        divide = MathTex(
-            rf"\div \sqrt{{d_k}} = \div \sqrt{{{cs['d_k']}}} = \div {number_text(cs['sqrt_d_k'])}", font_size=36
+        divide = formula(
+            rf"\div \sqrt{{d_k}} = \div \sqrt{{{cs.d_k}}} = \div {number_text(cs.sqrt_d_k)}", size=FORMULA
         ).next_to(scores, DOWN, buff=0.4)
         self.narrate(
-            f"Scale: the keys have d_k = {cs['d_k']} numbers, so every score is divided by √{cs['d_k']}"
-            f" = {number_text(cs['sqrt_d_k'])}."
+            f"Scale: the keys have d_k = {cs.d_k} numbers, so every score is divided by √{cs.d_k}"
+            f" = {number_text(cs.sqrt_d_k)}."
         )
         self.play(Write(divide))
         scaled = LabelledMatrix(
-            cs["scaled_scores"], row_labels=tokens, col_labels=tokens, name=r"QK^{\top} / \sqrt{d_k}", font_size=32
+            cs.scaled_scores, row_labels=tokens, col_labels=tokens, name=r"QK^{\top} / \sqrt{d_k}", font_size=32
         ).move_to(scores, aligned_edge=LEFT + DOWN)
         self.play(ReplacementTransform(scores, scaled), run_time=1.2)
         self.play(FadeOut(divide))
         return scaled
 
-    def softmax_rows(self, cs, scaled: LabelledMatrix) -> Heatmap:
+    def softmax_rows(self, cs: CatSat, scaled: LabelledMatrix) -> Heatmap:
         """Softmax along each row: the row's scaled scores become weights that add up to 1."""
-        tokens = cs["tokens"]
+        tokens = cs.tokens
         cell = min(0.9, 3.6 / len(tokens))
-        heat = Heatmap(cs["weights"], tokens, cell=cell, caption=True).to_edge(RIGHT, buff=1.0).shift(UP * 0.5)
+        heat = Heatmap(cs.weights, tokens, cell=cell, caption=True).to_edge(RIGHT, buff=1.0).shift(UP * 0.5)
         self.narrate("Softmax runs along each row: every query shares out its attention over the keys.")
         self.play(FadeIn(heat.get_labels()), FadeIn(heat.get_caption()))
         frame = scaled.row_frame(0)
         self.play(Create(frame))
         line = None
         for i in range(len(tokens)):
-            fresh = label(f"softmax({vector_text(cs['scaled_scores'][i])}) = {vector_text(cs['weights'][i], 2)}", 24)
+            fresh = caption(f"softmax({vector_text(cs.scaled_scores[i])}) = {vector_text(cs.weights[i], 2)}", CAPTION)
             fit_width(fresh, 12).next_to(VGroup(scaled, heat), DOWN, buff=0.4).set_x(0)
             swap = [FadeOut(line), FadeIn(fresh)] if line else [FadeIn(fresh)]
             self.play(frame.animate.move_to(scaled.row_frame(i)), *swap, heat.fill_row(i), run_time=1.0)
             self.wait(1.0)
             line = fresh
-        row = cs["weights"][0]
+        row = cs.weights[0]
         most = " and ".join(f"'{t}'" for t, w in zip(tokens, row, strict=True) if np.isclose(w, row.max()))
         self.narrate(f"Each row adds up to 1. '{tokens[0]}' attends most to {most}.")
         self.wait(1.5)
         self.play(FadeOut(VGroup(frame, line)))
         return heat
 
-    def build_output(self, cs) -> None:
+    def build_output(self, cs: CatSat) -> None:
         """Z of the first token: each value row scaled by its weight, then added up column by column."""
-        tokens, weights, i = cs["tokens"], cs["weights"][0], 0
+        tokens, weights, i = cs.tokens, cs.weights[0], 0
         self.narrate(f"Finally the output of '{tokens[i]}': every value row, scaled by its weight, added up.")
         v_mat = LabelledMatrix(
-            cs["V"], row_labels=[f"V({t})" for t in tokens], name="V", color=palette.VALUE, font_size=32
+            cs.V, row_labels=[f"V({t})" for t in tokens], name="V", color=palette.VALUE, font_size=32
         ).move_to(UP * 0.7)
         self.play(FadeIn(v_mat.get_frame()), v_mat.fill_in(run_time=1))
         weighted = LabelledMatrix(
-            cs["weighted_values"][i],
+            cs.weighted_values[i],
             row_labels=[f"{fmt(w)} × V({t})" for w, t in zip(weights, tokens, strict=True)],
             color=palette.VALUE,
             font_size=32,
@@ -205,11 +210,11 @@ class WorkCatSat(LessonScene):
         ).move_to(v_mat, aligned_edge=RIGHT + DOWN)
         self.narrate(f"Weights from the row of '{tokens[i]}' scale the value rows.")
         self.play(ReplacementTransform(v_mat, weighted), run_time=1.2)
-        z = LabelledMatrix(cs["output"][i : i + 1], row_labels=[f"Z({tokens[i]})"], font_size=32, places=2)
+        z = LabelledMatrix(cs.output[i : i + 1], row_labels=[f"Z({tokens[i]})"], font_size=32, places=2)
         z.next_to(weighted, DOWN, buff=0.6).align_to(weighted.cells, RIGHT)
         self.play(FadeIn(z.get_frame()))
         self.narrate("Add the scaled rows one component at a time: each column sums into one number of Z.")
-        sums = cs["output_partial_sums"][i]
+        sums = cs.output_partial_sums[i]
         for c in range(sums.shape[1]):
             frame = weighted.column_frame(c)
             entry = z.get_entry(0, c)
@@ -220,7 +225,7 @@ class WorkCatSat(LessonScene):
             self.play(FadeOut(frame), run_time=0.3)
             self.remove(running)
             self.add(entry)
-        summary = label(f"{tokens[i]}:  {vector_text(cs['E'][i])}  →  {vector_text(cs['output'][i], 2)}", 30)
+        summary = caption(f"{tokens[i]}:  {vector_text(cs.E[i])}  →  {vector_text(cs.output[i], 2)}", HEADING)
         summary.next_to(z, DOWN, buff=0.6)
         self.narrate(f"'{tokens[i]}' went in as its fixed embedding and comes out as a contextual vector.")
         self.play(FadeIn(summary, shift=UP * 0.2))
@@ -232,8 +237,8 @@ class CompareScaling(LessonScene):
     """The notes' example: q·k₁ and q·k₂ written out; softmax of the raw scores (saturated) vs ÷√d_k (balanced)."""
 
     def construct(self) -> None:
-        sd = self.values["scaling_demo"]
-        self.show_title(f"Softmax of {vector_text(sd['raw'])} against {vector_text(sd['scaled'])}")
+        sd = self.values.scaling_demo
+        self.show_title(f"Softmax of {vector_text(sd.raw)} against {vector_text(sd.scaled)}")
         vectors = self.vectors(sd).to_edge(UP, buff=1.2)
         self.narrate("One query and two keys, from the handwritten notes.")
         self.play(FadeIn(vectors))
@@ -241,18 +246,14 @@ class CompareScaling(LessonScene):
         self.narrate("Each score is a dot product: multiply matching entries and add.")
         for line in products:
             self.play(Write(line), run_time=1.2)
-        scaling = MathTex(
-            rf"{vector_text(sd['raw'])} \div \sqrt{{{sd['d_k']}}} = {vector_text(sd['scaled'])}",
-            font_size=36,
-            color=palette.TEXT,
+        scaling = formula(
+            rf"{vector_text(sd.raw)} \div \sqrt{{{sd.d_k}}} = {vector_text(sd.scaled)}", size=FORMULA
         ).next_to(products, DOWN, buff=0.35)
-        self.narrate(f"Scaled, the scores are divided by √d_k = √{sd['d_k']} = {number_text(sd['sqrt_d_k'])}.")
+        self.narrate(f"Scaled, the scores are divided by √d_k = √{sd.d_k} = {number_text(sd.sqrt_d_k)}.")
         self.play(Write(scaling))
         charts = [
-            self.chart(sd["softmax_raw"], f"softmax({vector_text(sd['raw'])})", "saturated: almost all on k₁", -3.3),
-            self.chart(
-                sd["softmax_scaled"], f"softmax({vector_text(sd['scaled'])})", "balanced: k₂ keeps a share", 3.3
-            ),
+            self.chart(sd.softmax_raw, f"softmax({vector_text(sd.raw)})", "saturated: almost all on k₁", -3.3),
+            self.chart(sd.softmax_scaled, f"softmax({vector_text(sd.scaled)})", "balanced: k₂ keeps a share", 3.3),
         ]
         self.narrate("Softmax of the raw scores piles nearly everything onto one key: saturated, tiny gradients.")
         self.show_chart(charts[0])
@@ -268,21 +269,21 @@ class CompareScaling(LessonScene):
         self.play(bars.grow(run_time=1.2))
         self.play(FadeIn(verdict, shift=UP * 0.1))
 
-    def vectors(self, sd) -> VGroup:
+    def vectors(self, sd: ScalingDemo) -> VGroup:
         """q in query colour, the keys in key colour, on one line."""
-        parts = [MathTex(rf"q = {vector_text(sd['query'])}", font_size=36, color=palette.QUERY)]
-        for n, key in enumerate(sd["keys"]):
-            parts.append(MathTex(rf"k_{{{n + 1}}} = {vector_text(key)}", font_size=36, color=palette.KEY))
+        parts = [formula(rf"q = {vector_text(sd.query)}", size=FORMULA, color=palette.QUERY)]
+        for n, key in enumerate(sd.keys):
+            parts.append(formula(rf"k_{{{n + 1}}} = {vector_text(key)}", size=FORMULA, color=palette.KEY))
         return VGroup(*parts).arrange(RIGHT, buff=0.8)
 
-    def dot_products(self, sd) -> VGroup:
+    def dot_products(self, sd: ScalingDemo) -> VGroup:
         """q·k_n = products = terms = score, one line per key."""
         lines = VGroup()
-        q = sd["query"]
-        for n, (key, terms, raw) in enumerate(zip(sd["keys"], sd["raw_terms"], sd["raw"], strict=True)):
+        q = sd.query
+        for n, (key, terms, raw) in enumerate(zip(sd.keys, sd.raw_terms, sd.raw, strict=True)):
             products = " + ".join(rf"{number_text(a)} \times {number_text(b)}" for a, b in zip(q, key, strict=True))
             sums = " + ".join(number_text(t) for t in terms)
-            lines.add(MathTex(rf"q \cdot k_{{{n + 1}}} = {products} = {sums} = {number_text(raw)}", font_size=34))
+            lines.add(formula(rf"q \cdot k_{{{n + 1}}} = {products} = {sums} = {number_text(raw)}", size=TITLE))
         lines.arrange(DOWN, aligned_edge=LEFT, buff=0.25)
         return fit_width(lines, 12.5)
 
@@ -292,6 +293,6 @@ class CompareScaling(LessonScene):
         bars = SoftmaxBars(weights, names, max_value=1.0, height=BAR_HEIGHT, bar_width=0.9)
         notation(bars.get_labels())
         bars.shift(np.array([x, BASELINE_Y, 0]) - bars.baseline.get_center())
-        title = label(heading, 26).move_to([x, BASELINE_Y + BAR_HEIGHT + 0.75, 0])
-        note = caption(verdict, 22, palette.TEXT).next_to(bars, DOWN, buff=0.25)
+        title = caption(heading, BODY).move_to([x, BASELINE_Y + BAR_HEIGHT + 0.75, 0])
+        note = caption(verdict, LABEL).next_to(bars, DOWN, buff=0.25)
         return VGroup(bars, title, note)

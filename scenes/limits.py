@@ -21,24 +21,23 @@ from manim import (
     Write,
 )
 
-from scenes.kit import LessonScene, palette
-from scenes.kit.base import notation
+from attention_math.types import Complexity
+from scenes.kit import BODY, CAPTION, HEADING, LABEL, LEAD, SERIF, SMALL, TITLE, LessonScene, caption, notation, palette
 from scenes.kit.charts import cell_grid, panel
 from scenes.kit.numbers import fmt_bytes, fmt_count, fmt_int
 
 
 def _same_set() -> VGroup:
     """Two orders of the same words: without positions, attention sees one set."""
-    first = Text("dog bites man", font_size=30, color=palette.TEXT)
-    same = Text("=", font_size=30, color=palette.MUTED)
-    second = Text("man bites dog", font_size=30, color=palette.TEXT)
+    first = caption("dog bites man", HEADING, font=SERIF)
+    same = caption("=", HEADING, palette.MUTED, font=SERIF)
+    second = caption("man bites dog", HEADING, font=SERIF)
     return VGroup(first, same, second).arrange(DOWN, buff=0.12)
 
 
 def _everyone_to_everyone() -> VGroup:
-    return VGroup(notation(Text("O(N²)", font_size=34, color=palette.HEAT_HIGH)), cell_grid(6, 1.5)).arrange(
-        RIGHT, buff=0.5
-    )
+    cost = notation(caption("O(N²)", TITLE, palette.HEAT_HIGH, font=SERIF))
+    return VGroup(cost, cell_grid(6, 1.5)).arrange(RIGHT, buff=0.5)
 
 
 def _attends_everywhere() -> VGroup:
@@ -59,14 +58,12 @@ def _attends_everywhere() -> VGroup:
 
 def _flat_tokens() -> VGroup:
     """A phrase tree drawn dashed above flat tokens: the structure is not built in."""
-    words = VGroup(*(Text(w, font_size=26, color=palette.TEXT) for w in ("the", "old", "dog", "slept"))).arrange(
-        RIGHT, buff=0.35
-    )
+    words = VGroup(*(caption(w, BODY, font=SERIF) for w in ("the", "old", "dog", "slept"))).arrange(RIGHT, buff=0.35)
     phrase = words[0].get_top() + UP * 0.9 + RIGHT * (words[2].get_x() - words[0].get_x()) / 2
     root = phrase + UP * 0.5 + RIGHT * 1.0
     branches = [(phrase, w.get_top()) for w in words[:3]] + [(root, phrase), (root, words[3].get_top())]
     tree = VGroup(*(DashedLine(a, b + UP * 0.08, color=palette.MUTED, stroke_width=2) for a, b in branches))
-    query = Text("?", font_size=30, color=palette.HEAT_HIGH).next_to(root, RIGHT, buff=0.15)
+    query = caption("?", HEADING, palette.HEAT_HIGH, font=SERIF).next_to(root, RIGHT, buff=0.15)
     return VGroup(tree, query, words)
 
 
@@ -89,19 +86,19 @@ class ListLimitations(LessonScene):
             "And tokens are flat: phrases and syntax are not built into attention itself.",
         )
         for card, line in zip(cards, narration, strict=True):
-            frame, heading, picture, caption = card
+            frame, heading, picture, note = card
             self.narrate(line)
             self.play(Create(frame), Write(heading), run_time=0.8)
-            self.play(FadeIn(picture, shift=UP * 0.2), FadeIn(caption), run_time=1.0)
+            self.play(FadeIn(picture, shift=UP * 0.2), FadeIn(note), run_time=1.0)
 
 
 class GrowQuadratically(LessonScene):
     """N tokens make N × N attention cells: a growing grid, then real sequence lengths."""
 
     def construct(self) -> None:
-        cost = self.values["complexity"]
+        cost = self.values.complexity
         self.show_title()
-        self.grow_grid(cost["grid_lengths"], cost["grid_cells"], cost["doubling_factor"])
+        self.grow_grid(cost.grid_lengths, cost.grid_cells, cost.doubling_factor)
         self.tabulate(cost)
 
     def grow_grid(self, lengths: list[int], cells: list[int], doubling: int) -> None:
@@ -110,8 +107,8 @@ class GrowQuadratically(LessonScene):
         grid = cell_grid(lengths[0], 3.2).move_to(center)
         label = self.grid_label(lengths[0], cells[0], grid)
         axes = VGroup(
-            Text("keys →", font_size=20, color=palette.KEY).next_to(grid, UP, buff=0.15),
-            Text("queries ↓", font_size=20, color=palette.QUERY).next_to(grid, LEFT, buff=0.12).align_to(grid, UP),
+            caption("keys →", SMALL, palette.KEY, font=SERIF).next_to(grid, UP, buff=0.15),
+            caption("queries ↓", SMALL, palette.QUERY, font=SERIF).next_to(grid, LEFT, buff=0.12).align_to(grid, UP),
         )
         self.narrate("Every token is compared with every token: N tokens make N times N attention cells.")
         self.play(GrowFromCenter(grid), FadeIn(axes), FadeIn(label), run_time=1.2)
@@ -120,30 +117,29 @@ class GrowQuadratically(LessonScene):
             bigger = cell_grid(n, 3.2).move_to(center)
             self.play(Transform(grid, bigger), Transform(label, self.grid_label(n, count, bigger)), run_time=1.2)
             self.wait(0.8)
-        times = Text(f"double N  →  ×{fmt_int(doubling)} cells", font_size=26, color=palette.HEAT_HIGH)
+        times = caption(f"double N  →  ×{fmt_int(doubling)} cells", BODY, palette.HEAT_HIGH, font=SERIF)
         self.play(FadeIn(times.next_to(label, DOWN, buff=0.2)), run_time=0.8)
         self.wait(1.0)
 
     @staticmethod
     def grid_label(n: int, cells: int, grid: VGroup) -> Text:
-        return Text(f"N = {fmt_int(n)} tokens: {fmt_int(cells)} cells", font_size=24, color=palette.TEXT).next_to(
-            grid, DOWN, buff=0.25
-        )
+        line = caption(f"N = {fmt_int(n)} tokens: {fmt_int(cells)} cells", CAPTION, font=SERIF)
+        return line.next_to(grid, DOWN, buff=0.25)
 
-    def tabulate(self, cost: dict) -> None:
+    def tabulate(self, cost: Complexity) -> None:
         """Real sequence lengths: comparisons and the memory of one attention matrix."""
         header = [
-            Text("tokens N", font_size=22, color=palette.MUTED),
-            notation(Text("comparisons N²", font_size=22, color=palette.MUTED)),
-            Text(f"memory, {fmt_int(cost['bytes_per_weight'])} bytes each", font_size=22, color=palette.MUTED),
+            caption("tokens N", LABEL, palette.MUTED, font=SERIF),
+            notation(caption("comparisons N²", LABEL, palette.MUTED, font=SERIF)),
+            caption(f"memory, {fmt_int(cost.bytes_per_weight)} bytes each", LABEL, palette.MUTED, font=SERIF),
         ]
         rows = [
             [
-                Text(fmt_int(n), font_size=28, color=palette.TEXT),
-                Text(fmt_count(c), font_size=28, color=palette.HEAT_LOW),
-                Text(fmt_bytes(b), font_size=28, color=palette.HEAT_HIGH),
+                caption(fmt_int(n), LEAD, font=SERIF),
+                caption(fmt_count(c), LEAD, palette.HEAT_LOW, font=SERIF),
+                caption(fmt_bytes(b), LEAD, palette.HEAT_HIGH, font=SERIF),
             ]
-            for n, c, b in zip(cost["sequence_lengths"], cost["comparisons"], cost["memory_bytes"], strict=True)
+            for n, c, b in zip(cost.sequence_lengths, cost.comparisons, cost.memory_bytes, strict=True)
         ]
         table = VGroup(*header, *(cell for row in rows for cell in row)).arrange_in_grid(
             cols=3, buff=(0.45, 0.45), col_alignments="rrr"
@@ -153,8 +149,8 @@ class GrowQuadratically(LessonScene):
         self.play(FadeIn(VGroup(*header)), run_time=0.8)
         last = rows[-1]
         self.narrate(
-            f"At {fmt_int(cost['sequence_lengths'][-1])} tokens that is {fmt_count(cost['comparisons'][-1])} "
-            f"comparisons and {fmt_bytes(cost['memory_bytes'][-1])}, for one head of one layer."
+            f"At {fmt_int(cost.sequence_lengths[-1])} tokens that is {fmt_count(cost.comparisons[-1])} "
+            f"comparisons and {fmt_bytes(cost.memory_bytes[-1])}, for one head of one layer."
         )
         for row in rows:
             self.play(LaggedStart(*(FadeIn(cell, shift=LEFT * 0.2) for cell in row), lag_ratio=0.3), run_time=1.2)

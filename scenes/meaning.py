@@ -17,28 +17,32 @@ from manim import (
     Indicate,
     LaggedStart,
     Line,
-    MathTex,
-    Text,
     Transform,
     VGroup,
     Write,
 )
 
-from scenes.kit import TOKEN_FONT, LabelledMatrix, LessonScene, TokenRow, notation, palette
+from attention_math.types import SemanticShift, ShiftCase
+from scenes.kit import (
+    CAPTION,
+    DISPLAY,
+    LEAD,
+    LabelledMatrix,
+    LessonScene,
+    TokenRow,
+    caption,
+    formula,
+    palette,
+)
 from scenes.kit.meaning_map import MeaningMap, cluster_color
 from scenes.kit.numbers import fmt
 
 TIE = 0.05  # distances within 5 % of each other count as "about as far"
 
 
-def caption(text: str, size: float = 24, color=palette.TEXT) -> Text:
-    """A line of explanation built from words (no example values in it)."""
-    return notation(Text(text, font=TOKEN_FONT, font_size=size, color=color))
-
-
-def meaning_map(ss, width: float, height: float) -> MeaningMap:
+def meaning_map(ss: SemanticShift, width: float, height: float) -> MeaningMap:
     """The map of the ``semantic_shift`` section."""
-    return MeaningMap(ss["words"], ss["cluster_words"], ss["centroids"], width=width, height=height)
+    return MeaningMap(ss.words, ss.cluster_words, ss.centroids, width=width, height=height)
 
 
 def standing(word: str, distances: dict[str, float]) -> tuple[str, str]:
@@ -53,9 +57,9 @@ class MapStaticEmbeddings(LessonScene):
     """Static embeddings: the fruit and tech clusters, and "apple" between them at equal-ish distances."""
 
     def construct(self) -> None:
-        ss = self.values["semantic_shift"]
-        case = ss["cases"][0]
-        word = case["word"]
+        ss = self.values.semantic_shift
+        case = ss.cases[0]
+        word = case.word
         title = self.show_title()
         meaning = meaning_map(ss, width=11.5, height=5.4).next_to(title, DOWN, buff=0.25)
         self.narrate("Picture meanings as places on a map: words that mean similar things sit close together.")
@@ -64,15 +68,15 @@ class MapStaticEmbeddings(LessonScene):
             self.play(FadeIn(region), LaggedStart(*map(FadeIn, meaning.cluster_marks[name]), lag_ratio=0.2))
         self.narrate("Each cluster has a centre, the ring: the average position of its words.")
         self.play(*(Indicate(r.centre, color=r.centre.get_color(), scale_factor=2) for r in meaning.regions.values()))
-        mark = meaning.mark(word, palette.TEXT, at=case["before"])
+        mark = meaning.mark(word, palette.TEXT, at=case.before)
         self.narrate(f"Before attention, '{word}' has one fixed vector, the same in every sentence.")
         self.play(FadeIn(mark, scale=1.5))
-        lines = meaning.distance_lines(case["before"], case["distance_before"])
+        lines = meaning.distance_lines(case.before, case.distance_before)
         self.narrate(f"Measure how far '{word}' is from each centre.")
         self.play(LaggedStart(*(Create(line[0]) for line in lines), lag_ratio=0.3))
         self.play(*(FadeIn(line[1]) for line in lines))
-        text, color = standing(word, case["distance_before"])
-        verdict = caption(text, 28, color).to_edge(DOWN, buff=0.35)
+        text, color = standing(word, case.distance_before)
+        verdict = caption(text, LEAD, color).to_edge(DOWN, buff=0.35)
         self.narrate(f"{text}. It holds all its meanings at once.")
         self.play(Write(verdict))
         self.finish_narration()
@@ -83,29 +87,29 @@ class ShiftMeaning(LessonScene):
     """Each sentence pulls the word along its computed path toward the cluster its context means."""
 
     def construct(self) -> None:
-        ss = self.values["semantic_shift"]
-        word = ss["cases"][0]["word"]
+        ss = self.values.semantic_shift
+        word = ss.cases[0].word
         title = self.show_title(f"The shift: {word} moves")
         meaning = meaning_map(ss, width=8.3, height=5.0).to_corner(LEFT + DOWN, buff=0.3)
         self.add(meaning)
-        mark = meaning.mark(word, palette.TEXT, at=ss["cases"][0]["before"])
+        mark = meaning.mark(word, palette.TEXT, at=ss.cases[0].before)
         self.narrate(f"Now let attention move '{word}'. Its sentence decides where it goes.")
         self.play(FadeIn(mark, scale=1.5))
-        for n, case in enumerate(ss["cases"]):
+        for n, case in enumerate(ss.cases):
             shown = self.show_case(meaning, mark, case, title)
-            if n + 1 < len(ss["cases"]):
+            if n + 1 < len(ss.cases):
                 self.reset(meaning, mark, case, shown)
 
-    def reset(self, meaning: MeaningMap, mark, case, shown: VGroup) -> None:
+    def reset(self, meaning: MeaningMap, mark, case: ShiftCase, shown: VGroup) -> None:
         """Clear the sentence; the word returns to its static place."""
-        self.narrate(f"Same static '{case['word']}', another sentence.")
-        self.play(FadeOut(shown), Transform(mark, meaning.moved(case["word"], case["before"])))
+        self.narrate(f"Same static '{case.word}', another sentence.")
+        self.play(FadeOut(shown), Transform(mark, meaning.moved(case.word, case.before)))
 
-    def show_case(self, meaning: MeaningMap, mark, case, title) -> VGroup:
+    def show_case(self, meaning: MeaningMap, mark, case: ShiftCase, title) -> VGroup:
         """One sentence: its weights, the pulls as arrows, the walk along the path, the distances."""
         sentence, weights = self.sentence(case, title)
-        word = case["word"]
-        self.narrate(f"In '{case['sentence']}', '{word}' attends to every word, itself included.")
+        word = case.word
+        self.narrate(f"In '{case.sentence}', '{word}' attends to every word, itself included.")
         self.play(FadeIn(sentence))
         self.play(LaggedStart(*(FadeIn(w, shift=DOWN * 0.1) for w in weights), lag_ratio=0.15))
         context = self.context(meaning, case)
@@ -126,45 +130,43 @@ class ShiftMeaning(LessonScene):
             meaning.forget(token)
         return VGroup(sentence, weights, context, arrows, trail, table, verdict)
 
-    def sentence(self, case, title) -> tuple[TokenRow, VGroup]:
+    def sentence(self, case: ShiftCase, title) -> tuple[TokenRow, VGroup]:
         """The tokens under the title (the focus word in query colour) and each one's weight under it."""
-        row = TokenRow(case["tokens"], font_size=32, spacing=0.45).next_to(title, DOWN, buff=0.3)
-        row.get_token(case["focus"]).set_color(palette.QUERY)
-        top = max(case["weights"])
+        row = TokenRow(case.tokens, font_size=32, spacing=0.45).next_to(title, DOWN, buff=0.3)
+        row.get_token(case.focus).set_color(palette.QUERY)
+        top = max(case.weights)
         weights = VGroup(
             *(
                 DecimalNumber(w, num_decimal_places=2, font_size=28, color=palette.heat(w / top)).next_to(
                     token, DOWN, buff=0.15
                 )
-                for w, token in zip(case["weights"], row, strict=True)
+                for w, token in zip(case.weights, row, strict=True)
             )
         )
         return row, weights
 
-    def context(self, meaning: MeaningMap, case) -> VGroup:
+    def context(self, meaning: MeaningMap, case: ShiftCase) -> VGroup:
         """Marks for the sentence's words not yet on the map."""
         group = VGroup()
         group.words = []
-        for token in case["tokens"]:
-            if token != case["word"] and token not in meaning.marks:
-                group.add(meaning.mark(token, palette.MUTED, away_from=case["before"]))
+        for token in case.tokens:
+            if token != case.word and token not in meaning.marks:
+                group.add(meaning.mark(token, palette.MUTED, away_from=case.before))
                 group.words.append(token)
         return group
 
-    def arrows(self, meaning: MeaningMap, case) -> VGroup:
+    def arrows(self, meaning: MeaningMap, case: ShiftCase) -> VGroup:
         """One arrow from the word to each other word of its sentence, sized by its weight."""
-        others = [j for j in range(len(case["tokens"])) if j != case["focus"]]
-        strongest = max(case["weights"][j] for j in others)
-        return VGroup(
-            *(meaning.pull_arrow(case["before"], case["tokens"][j], case["weights"][j], strongest) for j in others)
-        )
+        others = [j for j in range(len(case.tokens)) if j != case.focus]
+        strongest = max(case.weights[j] for j in others)
+        return VGroup(*(meaning.pull_arrow(case.before, case.tokens[j], case.weights[j], strongest) for j in others))
 
-    def walk(self, meaning: MeaningMap, mark, case) -> VGroup:
+    def walk(self, meaning: MeaningMap, mark, case: ShiftCase) -> VGroup:
         """The word moves along its path of partial sums, one pull at a time, leaving a trail."""
-        word = case["word"]
+        word = case.word
         self.narrate(f"Adding the pulls one by one, '{word}' walks to its new, contextual position.")
         trail = VGroup()
-        path = case["path"]
+        path = case.path
         for start, end in zip(path[:-1], path[1:], strict=True):
             if np.allclose(start, end):
                 continue
@@ -173,31 +175,30 @@ class ShiftMeaning(LessonScene):
             self.play(Create(step), Transform(mark, meaning.moved(word, end)), run_time=0.9)
         return trail
 
-    def distance_table(self, meaning: MeaningMap, case) -> LabelledMatrix:
+    def distance_table(self, meaning: MeaningMap, case: ShiftCase) -> LabelledMatrix:
         """Distances to each centre, before and after (rows), one column per cluster."""
         names = list(meaning.regions)
-        values = np.array([[case["distance_before"][n] for n in names], [case["distance_after"][n] for n in names]])
+        values = np.array([[case.distance_before[n] for n in names], [case.distance_after[n] for n in names]])
         table = LabelledMatrix(values, row_labels=["before", "after"], col_labels=names, font_size=30, places=2)
         for label, name in zip(table.get_column_labels(), names, strict=True):
             label.set_color(cluster_color(name))
-        notation(table.get_row_labels())
-        heading = caption("distance to each centre", 24, palette.MUTED).next_to(table, UP, buff=0.25)
+        heading = caption("distance to each centre", CAPTION, palette.MUTED).next_to(table, UP, buff=0.25)
         table.name.add(heading)
         return table.to_edge(RIGHT, buff=0.6).shift(DOWN * 0.2)
 
-    def verdict(self, case) -> VGroup:
+    def verdict(self, case: ShiftCase) -> VGroup:
         """Which cluster the word moved toward, read from the distances."""
-        before, after = case["distance_before"], case["distance_after"]
+        before, after = case.distance_before, case.distance_after
         nearest = min(after, key=after.get)
         verb = "moved toward" if after[nearest] < before[nearest] else "stays nearest to"
-        word = case["word"]
+        word = case.word
         self.narrate(
             f"'{word}' is now {fmt(after[nearest])} from the {nearest} centre, {fmt(before[nearest])} before:"
             f" it {verb} {nearest}."
         )
         return VGroup(
-            caption(f"“{word}” {verb}", 28),
-            caption(nearest, 40, cluster_color(nearest)),
+            caption(f"“{word}” {verb}", LEAD),
+            caption(nearest, DISPLAY, cluster_color(nearest)),
         ).arrange(DOWN, buff=0.15)
 
 
@@ -216,7 +217,7 @@ class SummarizeTakeaways(LessonScene):
         self.show_title()
         rows = VGroup(
             *(
-                VGroup(caption(name, 28, color), caption(text, 24)).arrange(RIGHT, buff=0.4)
+                VGroup(caption(name, LEAD, color), caption(text, CAPTION)).arrange(RIGHT, buff=0.4)
                 for name, text, color in self.TAKEAWAYS
             )
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.45)
@@ -234,12 +235,12 @@ class SummarizeTakeaways(LessonScene):
         for row, line in zip(rows, spoken, strict=True):
             self.narrate(line)
             self.play(FadeIn(row[0], shift=RIGHT * 0.2), FadeIn(row[1]), run_time=0.8)
-        formula = MathTex(
+        rule = formula(
             r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\Big(\frac{Q K^{\top}}{\sqrt{d_k}}\Big)\, V",
-            font_size=40,
+            size=DISPLAY,
         )
-        notation(formula).next_to(rows, DOWN, buff=0.5)
+        rule.next_to(rows, DOWN, buff=0.5)
         self.narrate("Together: attention is softmax of QK transposed over root d_k, times V.")
-        self.play(Write(formula))
+        self.play(Write(rule))
         self.finish_narration()
         self.wait(2)

@@ -19,7 +19,6 @@ from manim import (
     MathTex,
     ReplacementTransform,
     SurroundingRectangle,
-    Text,
     TransformMatchingTex,
     ValueTracker,
     VGroup,
@@ -28,30 +27,43 @@ from manim import (
 )
 
 from attention_math.demos import dot_with_turned_key
-from scenes.kit import LessonScene, SoftmaxBars, TokenLabel, VectorPlane, notation, palette
+from scenes.kit import (
+    BODY,
+    DISPLAY,
+    DISPLAY_LARGE,
+    FORMULA,
+    HEADING,
+    LEAD,
+    PROMINENT,
+    READOUT,
+    SERIF,
+    LessonScene,
+    SoftmaxBars,
+    TokenLabel,
+    VectorPlane,
+    caption,
+    formula,
+    notation,
+    palette,
+)
 from scenes.kit.diagrams import Card, LabelBox, ShapeBlock, connect
 from scenes.kit.numbers import fmt
 
 ROLE_COLORS = {"Q": palette.QUERY, "K": palette.KEY, "V": palette.VALUE}
 
 
-def attention_formula(font_size: float = 44) -> MathTex:
+def attention_formula(size: float = DISPLAY_LARGE) -> MathTex:
     """softmax(QKᵀ/√d_k)V with Q, K and V in their role colours."""
-    return MathTex(
+    return formula(
         r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\Big(\frac{Q K^{T}}{\sqrt{d_k}}\Big)\, V",
+        size=size,
         tex_to_color_map=ROLE_COLORS,
-        font_size=font_size,
     )
 
 
 def parts_of(tex: MathTex, part: str) -> VGroup:
     """Every occurrence of ``part`` (one of its isolated substrings) in ``tex``."""
     return VGroup(*(tex.id_to_vgroup_dict[i] for t, i in tex.matched_strings_and_ids if t == part))
-
-
-def caption(text: str, font_size: float = 28, color=palette.TEXT) -> Text:
-    """A line of explanatory text."""
-    return Text(text, font_size=font_size, color=color)
 
 
 class UnpackFormula(LessonScene):
@@ -88,7 +100,7 @@ class UnpackFormula(LessonScene):
             self.play(FadeIn(card, shift=UP * 0.2), Indicate(parts_of(formula, letter), scale_factor=1.3))
             self.wait(2.2)
 
-        takeaway = caption("Match queries against keys; where they match, fetch the values.", font_size=26)
+        takeaway = caption("Match queries against keys; where they match, fetch the values.", BODY, font=SERIF)
         takeaway.to_edge(DOWN, buff=0.6)
         self.narrate("We score how well each query matches each key; a high score fetches that word's value.")
         self.play(Write(takeaway))
@@ -117,32 +129,40 @@ class LookUpDatabase(LessonScene):
 
     def database_lookup(self) -> VGroup:
         """Heading and query, the key → value table, a frame on the one match, and the returned value."""
-        heading = caption("Database: exact match", font_size=30)
-        query = VGroup(caption("query:", color=palette.QUERY), caption('"Japan"')).arrange(RIGHT)
+        heading = caption("Database: exact match", HEADING, font=SERIF)
+        query = VGroup(
+            caption("query:", LEAD, palette.QUERY, font=SERIF), caption('"Japan"', LEAD, font=SERIF)
+        ).arrange(RIGHT)
         rows = VGroup(
             *(
-                VGroup(caption(k, color=palette.KEY), caption("→"), caption(v, color=palette.VALUE)).arrange(RIGHT)
+                VGroup(
+                    caption(k, LEAD, palette.KEY, font=SERIF),
+                    caption("→", LEAD, font=SERIF),
+                    caption(v, LEAD, palette.VALUE, font=SERIF),
+                ).arrange(RIGHT)
                 for k, v in (("France", "Paris"), ("Japan", "Tokyo"), ("Peru", "Lima"))
             )
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.35)
         VGroup(heading, query, rows).arrange(DOWN, aligned_edge=LEFT, buff=0.5)
         match = SurroundingRectangle(rows[1], color=palette.HEAT_LOW, buff=0.1)
-        answer = VGroup(caption("returns:"), caption("Tokyo", color=palette.VALUE)).arrange(RIGHT)
+        answer = VGroup(
+            caption("returns:", LEAD, font=SERIF), caption("Tokyo", LEAD, palette.VALUE, font=SERIF)
+        ).arrange(RIGHT)
         answer.next_to(rows, DOWN, aligned_edge=LEFT, buff=0.6)
         return VGroup(VGroup(heading, query), rows, match, answer)
 
     def soft_lookup(self) -> VGroup:
         """Heading and query token, the weight of every key (worked example, head 1), and the blended answer."""
-        head = self.values["worked_example"]["heads"][0]
-        tokens = self.values["worked_example"]["tokens"]
-        heading = caption("Attention: soft match", font_size=30)
-        query = VGroup(caption("query:", color=palette.QUERY), TokenLabel(f'"{tokens[0]}"', font_size=34)).arrange(
-            RIGHT
-        )
+        head = self.values.worked_example.heads[0]
+        tokens = self.values.worked_example.tokens
+        heading = caption("Attention: soft match", HEADING, font=SERIF)
+        query = VGroup(
+            caption("query:", LEAD, palette.QUERY, font=SERIF), TokenLabel(f'"{tokens[0]}"', font_size=34)
+        ).arrange(RIGHT)
         bar_width = min(0.95, 3.6 / len(tokens))  # the panel keeps to the right half of the frame
-        bars = SoftmaxBars(head["weights"][0], tokens, total=head["weight_sums"][0], height=1.8, bar_width=bar_width)
+        bars = SoftmaxBars(head.weights[0], tokens, total=head.weight_sums[0], height=1.8, bar_width=bar_width)
         bars.get_labels().set_color(palette.KEY)
-        answer = caption("returns: Σ weight × value", color=palette.VALUE)
+        answer = caption("returns: Σ weight × value", LEAD, palette.VALUE, font=SERIF)
         VGroup(heading, query, bars, answer).arrange(DOWN, aligned_edge=LEFT, buff=0.5)
         return VGroup(VGroup(heading, query), bars, answer)
 
@@ -152,21 +172,21 @@ class AlignVectors(LessonScene):
 
     def construct(self) -> None:
         title = self.show_title()
-        example = self.values["worked_example"]
-        demo = example["alignment"]
-        reach = 1.15 * max(demo["norm_query"], demo["norm_key"])
+        example = self.values.worked_example
+        demo = example.alignment
+        reach = 1.15 * max(demo.norm_query, demo.norm_key)
         plane = VectorPlane((-reach, reach, -reach, reach), width=5.6, height=5.6)
         plane.next_to(title, DOWN, buff=0.3).to_edge(LEFT, buff=1.0)
-        query = plane.polar_arrow(demo["norm_query"], demo["angle_query"], palette.QUERY)
-        angle = ValueTracker(demo["angle_key"])
-        key = always_redraw(lambda: plane.polar_arrow(demo["norm_key"], angle.get_value(), palette.KEY))
+        query = plane.polar_arrow(demo.norm_query, demo.angle_query, palette.QUERY)
+        angle = ValueTracker(demo.angle_key)
+        key = always_redraw(lambda: plane.polar_arrow(demo.norm_key, angle.get_value(), palette.KEY))
         names = VGroup(
-            self.vector_name("query of", example["tokens"][demo["query_token"]], demo["query"], palette.QUERY),
-            self.vector_name("key of", example["tokens"][demo["key_token"]], demo["key"], palette.KEY),
+            self.vector_name("query of", example.tokens[demo.query_token], demo.query, palette.QUERY),
+            self.vector_name("key of", example.tokens[demo.key_token], demo.key, palette.KEY),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
 
-        product = MathTex(r"Q \cdot K =", tex_to_color_map={"Q": palette.QUERY, "K": palette.KEY}, font_size=48)
-        reading = DecimalNumber(demo["dot"], num_decimal_places=2, font_size=48, include_sign=False)
+        product = formula(r"Q \cdot K =", size=READOUT, tex_to_color_map={"Q": palette.QUERY, "K": palette.KEY})
+        reading = DecimalNumber(demo.dot, num_decimal_places=2, font_size=48, include_sign=False)
         reading.add_updater(lambda d: d.set_value(dot_with_turned_key(demo, angle.get_value())))
         readout = VGroup(product, reading).arrange(RIGHT, buff=0.2)
         panel = VGroup(names, readout).arrange(DOWN, aligned_edge=LEFT, buff=0.6)
@@ -179,34 +199,36 @@ class AlignVectors(LessonScene):
         self.wait(1.5)
 
         verdict = VGroup()
-        for turn, label, line in (
+        for turn, label, said in (
             (0.0, "aligned: strong match", "Turn the key along the query: the largest score, a strong match."),
             (PI / 2, "orthogonal: irrelevant", "At a right angle the score is zero: the key is irrelevant."),
             (PI, "opposite: strong mismatch", "Pointing away, the score is most negative: a strong mismatch."),
         ):
-            new = caption(label, font_size=32, color=palette.HEAT_LOW).next_to(
+            new = caption(label, PROMINENT, palette.HEAT_LOW, font=SERIF).next_to(
                 readout, DOWN, aligned_edge=LEFT, buff=0.5
             )
-            self.narrate(line)
-            self.play(angle.animate.set_value(demo["angle_query"] + turn), FadeOut(verdict), run_time=2)
+            self.narrate(said)
+            self.play(angle.animate.set_value(demo.angle_query + turn), FadeOut(verdict), run_time=2)
             self.play(FadeIn(new))
             verdict = new
             self.wait(1.2)
 
-        rule = MathTex(r"Q \cdot K = |Q|\,|K| \cos\theta", tex_to_color_map={"Q": palette.QUERY, "K": palette.KEY})
+        rule = formula(
+            r"Q \cdot K = |Q|\,|K| \cos\theta", size=READOUT, tex_to_color_map={"Q": palette.QUERY, "K": palette.KEY}
+        )
         rule.next_to(verdict, DOWN, aligned_edge=LEFT, buff=0.6)
         self.narrate("The score measures how parallel the query is to the key.")
-        self.play(angle.animate.set_value(demo["angle_key"]), FadeOut(verdict), run_time=2)
+        self.play(angle.animate.set_value(demo.angle_key), FadeOut(verdict), run_time=2)
         self.play(Write(rule))
         self.wait(2.5)
 
     @staticmethod
     def vector_name(role: str, token: str, vector: np.ndarray, color) -> VGroup:
         """'query of "I" = [1.20, 0.60]': the role in its colour, the token in the token font, the numbers."""
-        numbers = caption(f"= [{', '.join(fmt(v) for v in vector)}]", font_size=26, color=color)
-        return VGroup(caption(role, color=color), TokenLabel(f'"{token}"', font_size=28, color=color), numbers).arrange(
-            RIGHT
-        )
+        numbers = caption(f"= [{', '.join(fmt(v) for v in vector)}]", BODY, color, font=SERIF)
+        return VGroup(
+            caption(role, LEAD, color, font=SERIF), TokenLabel(f'"{token}"', font_size=28, color=color), numbers
+        ).arrange(RIGHT)
 
 
 class SeparateRoles(LessonScene):
@@ -215,9 +237,9 @@ class SeparateRoles(LessonScene):
     def construct(self) -> None:
         title = self.show_title()
         problem = VGroup(
-            caption('Without projections, a word is its own query and key: "I" looks for "I".'),
-            MathTex(r"x_i \cdot x_j = x_j \cdot x_i", font_size=40),
-            caption("Scores are symmetric, and each word matches itself best.", color=palette.MUTED),
+            caption('Without projections, a word is its own query and key: "I" looks for "I".', LEAD, font=SERIF),
+            formula(r"x_i \cdot x_j = x_j \cdot x_i", size=DISPLAY),
+            caption("Scores are symmetric, and each word matches itself best.", LEAD, palette.MUTED, font=SERIF),
         ).arrange(DOWN, buff=0.35)
         problem.next_to(title, DOWN, buff=0.7)
         self.narrate('If we scored the word vectors themselves, "I" would mostly look for "I": symmetry is bad here.')
@@ -228,7 +250,7 @@ class SeparateRoles(LessonScene):
 
         word = TokenLabel('"I"', font_size=44)
         matrices = VGroup(
-            *(LabelBox(MathTex(name, font_size=36), color=color) for name, color in self.projections())
+            *(LabelBox(formula(name, size=FORMULA), color=color) for name, color in self.projections())
         ).arrange(DOWN, buff=0.6)
         cards = VGroup(
             Card("Query", ["I am a subject", "looking for a verb."], palette.QUERY, width=4.6, font_size=20),
@@ -250,19 +272,19 @@ class SeparateRoles(LessonScene):
 
         self.narrate("So we project each word into three roles, with three learned matrices.")
         self.play(FadeOut(problem), FadeIn(word))
-        for i, line in enumerate(
+        for i, said in enumerate(
             (
                 'As a query, "I" is a subject looking for a verb.',
                 'As a key, "I" is a pronoun that stands for the speaker.',
                 'As a value, "I" is the concept of "self" that gets added to the sentence.',
             )
         ):
-            self.narrate(line)
+            self.narrate(said)
             self.play(GrowArrow(arrows[i]), FadeIn(matrices[i]))
             self.play(GrowArrow(arrows[3 + i]), FadeIn(cards[i], shift=RIGHT * 0.2))
             self.wait(1.5)
 
-        takeaway = caption("The three projections are learned: they decide how words relate.", font_size=26)
+        takeaway = caption("The three projections are learned: they decide how words relate.", BODY, font=SERIF)
         takeaway.to_edge(DOWN, buff=0.3)
         self.narrate("These learned matrices separate a word's identity from what it needs and what it offers.")
         self.play(FadeIn(takeaway))
@@ -279,38 +301,42 @@ class GeneralizeAttention(LessonScene):
 
     def construct(self) -> None:
         title = self.show_title()
-        heading = caption("RNN attention: a decoder reads the encoder states", font_size=30).next_to(
+        heading = caption("RNN attention: a decoder reads the encoder states", HEADING, font=SERIF).next_to(
             title, DOWN, buff=0.3
         )
         states = self.sequence("h")
-        context = LabelBox(MathTex("C(i)", font_size=36), color=palette.HEAT_LOW)
-        decoder = LabelBox(MathTex("s_{i-1}", font_size=36), color=palette.MUTED)
+        context = LabelBox(formula("C(i)", size=FORMULA), color=palette.HEAT_LOW)
+        decoder = LabelBox(notation(formula("s_{i-1}", size=FORMULA)), color=palette.MUTED)
         VGroup(context, decoder).arrange(RIGHT, buff=1.5)
         picture = VGroup(VGroup(context, decoder), states).arrange(DOWN, buff=1.3).next_to(heading, DOWN, buff=0.4)
         context.set_x(states.get_x())
         weights = self.converge(states, context)
         query = connect(decoder, context, palette.QUERY)
-        formula = MathTex(
-            r"C(i) = \sum_{j=1}^{T} \alpha_{ij}\, h_j", r",\qquad \alpha_{ij} = \mathrm{softmax}_j\, f(s_{i-1}, h_j)"
+        rule = notation(
+            formula(
+                r"C(i) = \sum_{j=1}^{T} \alpha_{ij}\, h_j",
+                r",\qquad \alpha_{ij} = \mathrm{softmax}_j\, f(s_{i-1}, h_j)",
+                size=READOUT,
+            )
         ).next_to(picture, DOWN, buff=0.5)
-        for mob in (states, decoder, formula):
-            notation(mob)
 
         self.narrate("Attention began in RNN translators: a context vector C(i) is a weighted sum of encoder states.")
         self.play(FadeIn(heading), FadeIn(states))
         self.play(FadeIn(decoder), GrowArrow(query), FadeIn(context), LaggedStart(*map(GrowArrow, weights)))
-        self.play(Write(formula))
+        self.play(Write(rule))
         self.narrate("Its weights are a softmax of scores between the decoder state and each encoder state.")
         self.wait(3)
 
         own = self.sequence("x").move_to(states)
-        output = LabelBox(MathTex("A(i)", font_size=36), color=palette.HEAT_LOW).move_to(context)
-        new_heading = caption("Self-attention: the sequence attends to itself", font_size=30).move_to(heading)
-        new_formula = MathTex(
-            r"A(i) = \sum_{j=1}^{T} \alpha_{ij}\, x_j",
-            r",\qquad \alpha_{ij} = \mathrm{softmax}_j\, \frac{x_i \cdot x_j}{\mathrm{const}}",
-        ).move_to(formula)
-        notation(own), notation(new_formula)
+        output = LabelBox(formula("A(i)", size=FORMULA), color=palette.HEAT_LOW).move_to(context)
+        new_heading = caption("Self-attention: the sequence attends to itself", HEADING, font=SERIF).move_to(heading)
+        new_rule = notation(
+            formula(
+                r"A(i) = \sum_{j=1}^{T} \alpha_{ij}\, x_j",
+                r",\qquad \alpha_{ij} = \mathrm{softmax}_j\, \frac{x_i \cdot x_j}{\mathrm{const}}",
+                size=READOUT,
+            )
+        ).move_to(rule)
         self.narrate("Self-attention drops the RNN: each x_i scores every x_j of its own sequence by a dot product.")
         self.play(
             ReplacementTransform(heading, new_heading),
@@ -318,22 +344,23 @@ class GeneralizeAttention(LessonScene):
             ReplacementTransform(context, output),
             FadeOut(VGroup(decoder, query)),
         )
-        self.play(own[2].animate.highlight(palette.QUERY), TransformMatchingTex(formula, new_formula))
+        self.play(own[2].animate.highlight(palette.QUERY), TransformMatchingTex(rule, new_rule))
         self.narrate("The output A(i) is the same weighted sum, now over the sequence's own vectors.")
         self.wait(3)
 
-        note = caption("+ learned projections:", font_size=26, color=palette.MUTED)
-        final = attention_formula(40)
-        VGroup(note, final).arrange(RIGHT, buff=0.4).next_to(new_formula, DOWN, buff=0.5)
+        note = caption("+ learned projections:", BODY, palette.MUTED, font=SERIF)
+        final = attention_formula(DISPLAY)
+        VGroup(note, final).arrange(RIGHT, buff=0.4).next_to(new_rule, DOWN, buff=0.5)
         self.narrate("Add learned projections for queries, keys and values, and we get the Transformer's formula.")
         self.play(Write(final), FadeIn(note))
         self.wait(3)
 
     @staticmethod
     def sequence(symbol: str) -> VGroup:
-        """Boxes for the vectors symbol_1, symbol_2, symbol_i, …, symbol_T of a sequence."""
+        """Boxes for the vectors symbol_1, symbol_2, symbol_i, …, symbol_T of a sequence (indices: notation)."""
         labels = [f"{symbol}_1", f"{symbol}_2", f"{symbol}_i", r"\cdots", f"{symbol}_T"]
-        return VGroup(*(LabelBox(MathTex(t, font_size=36), width=1.0) for t in labels)).arrange(RIGHT, buff=0.4)
+        boxes = VGroup(*(LabelBox(formula(t, size=FORMULA), width=1.0) for t in labels))
+        return notation(boxes.arrange(RIGHT, buff=0.4))
 
     @staticmethod
     def converge(sources: VGroup, target: LabelBox) -> VGroup:
@@ -348,10 +375,12 @@ class TrackShapes(LessonScene):
 
     def construct(self) -> None:
         title = self.show_title()
-        we = self.values["worked_example"]
-        T, d_model, d_k, d_v = we["T"], we["d_model"], we["d_k"], we["d_v"]
+        we = self.values.worked_example
+        T, d_model, d_k, d_v = we.T, we.d_model, we.d_k, we.d_v
         unit = min(0.22, 1.0 / max(T, d_model))  # the largest block stays about one unit tall
-        sizes = MathTex(rf"T = {T} \text{{ tokens}},\quad d_{{model}} = {d_model},\quad d_k = {d_k},\quad d_v = {d_v}")
+        sizes = formula(
+            rf"T = {T} \text{{ tokens}},\quad d_{{model}} = {d_model},\quad d_k = {d_k},\quad d_v = {d_v}", size=READOUT
+        )
         sizes.scale(0.8).next_to(title, DOWN, buff=0.3)
         self.narrate("Let us follow the shapes, with the worked example's sizes.")
         self.play(FadeIn(sizes))
@@ -384,16 +413,16 @@ class TrackShapes(LessonScene):
         )
         rows = VGroup(*(self.product_row(*p[:5]) for p in products)).arrange(DOWN, buff=0.3)
         rows.next_to(sizes, DOWN, buff=0.3)
-        for formula, blocks in rows:
-            formula.to_edge(LEFT, buff=0.7), blocks.to_edge(RIGHT, buff=0.9)
+        for rule, blocks in rows:
+            rule.to_edge(LEFT, buff=0.7), blocks.to_edge(RIGHT, buff=0.9)
         for row, (*_, line) in zip(rows, products, strict=True):
             self.narrate(line)
             self.play(Write(row[0]))
             self.play(LaggedStart(*(FadeIn(part) for part in row[1]), lag_ratio=0.4), run_time=1.5)
             self.wait(1.8)
 
-        batch = MathTex(r"\text{a batch of } N \text{ sequences: } N \times T \times d_v", font_size=36)
-        batch_sizes = MathTex(rf"= N \times {T} \times {d_v}", font_size=36, color=palette.MUTED)
+        batch = formula(r"\text{a batch of } N \text{ sequences: } N \times T \times d_v", size=FORMULA)
+        batch_sizes = formula(rf"= N \times {T} \times {d_v}", size=FORMULA, color=palette.MUTED)
         VGroup(batch, batch_sizes).arrange(RIGHT).to_edge(DOWN, buff=0.3)
         self.narrate("For a batch of N sentences, the output is N by T by d v.")
         self.play(Write(batch), FadeIn(batch_sizes))
@@ -402,14 +431,15 @@ class TrackShapes(LessonScene):
     @staticmethod
     def product_row(name: str, shapes: str, left: ShapeBlock, right: ShapeBlock, result: ShapeBlock) -> VGroup:
         """The product's formula and shape rule on the left, its blocks (left · right → result) on the right."""
-        formula = VGroup(
-            MathTex(name, font_size=40, tex_to_color_map=ROLE_COLORS),
-            MathTex(shapes, font_size=36, color=palette.TEXT),
+        rules = VGroup(
+            formula(name, size=DISPLAY, tex_to_color_map=ROLE_COLORS),
+            formula(shapes, size=FORMULA),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
-        if formula.width > 6.5:
-            formula.scale_to_fit_width(6.5)
-        blocks = VGroup(left, MathTex(r"\cdot"), right, MathTex(r"\to"), result).arrange(RIGHT, buff=0.35)
+        if rules.width > 6.5:
+            rules.scale_to_fit_width(6.5)
+        blocks = VGroup(left, formula(r"\cdot", size=READOUT), right, formula(r"\to", size=READOUT), result)
+        blocks.arrange(RIGHT, buff=0.35)
         for block in (left, right, result):
             block.shift((left.cells.get_y() - block.cells.get_y()) * UP)
-        blocks.next_to(formula, RIGHT, buff=1.0)
-        return VGroup(formula, blocks)
+        blocks.next_to(rules, RIGHT, buff=1.0)
+        return VGroup(rules, blocks)

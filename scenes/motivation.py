@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from manim import (
     DOWN,
     LEFT,
@@ -23,7 +24,21 @@ from manim import (
     Write,
 )
 
-from scenes.kit import TOKEN_FONT, LabelledMatrix, LessonScene, TokenRow, notation, palette
+from scenes.kit import (
+    BODY,
+    CAPTION,
+    HEADING,
+    HERO,
+    LABEL,
+    LEAD,
+    SERIF,
+    LabelledMatrix,
+    LessonScene,
+    TokenRow,
+    caption,
+    notation,
+    palette,
+)
 from scenes.kit.charts import cell_grid
 from scenes.kit.diagrams import LabelBox, Sentence, arc_between, connect, stack
 from scenes.kit.numbers import fmt, fmt_int
@@ -49,7 +64,7 @@ class LocateAttention(LessonScene):
 
     def construct(self) -> None:
         title = self.show_title()
-        tokens = Text("input tokens", font_size=26, color=palette.MUTED)
+        tokens = caption("input tokens", BODY, palette.MUTED, font=SERIF)
         inputs = LabelBox("Embeddings + positions", width=5.2, color=palette.MUTED)
         layer = [LabelBox(name, width=5.2, height=0.6, color=palette.MUTED) for name in TRANSFORMER_LAYER]
         outputs = LabelBox("Contextual vectors", width=5.2, color=palette.MUTED)
@@ -63,12 +78,12 @@ class LocateAttention(LessonScene):
             self.play(GrowArrow(arrow), FadeIn(box, shift=UP * 0.3), run_time=0.6)
 
         block = SurroundingRectangle(VGroup(*layer), color=palette.TEXT, buff=0.18, corner_radius=0.15)
-        repeat = Text("× N layers", font_size=30, color=palette.TEXT).next_to(block, RIGHT, buff=0.3)
+        repeat = caption("× N layers", HEADING, font=SERIF).next_to(block, RIGHT, buff=0.3)
         self.narrate("The layer is stacked N times; every layer works the same way.")
         self.play(Create(block), Write(repeat))
         self.wait(0.5)
 
-        note = Text("this lesson", font_size=28, color=palette.HEAT_LOW).next_to(block, LEFT, buff=0.3)
+        note = caption("this lesson", LEAD, palette.HEAT_LOW, font=SERIF).next_to(block, LEFT, buff=0.3)
         note.match_y(layer[0])
         self.narrate("This lesson is about the first block: multi-head self-attention.")
         self.play(layer[0].animate.highlight(palette.HEAT_LOW), FadeIn(note, shift=RIGHT * 0.2))
@@ -83,7 +98,7 @@ class ResolveAmbiguity(LessonScene):
     def construct(self) -> None:
         title = self.show_title()
         self.narrate('Alone, the word "bank" is ambiguous: a river bank, or a bank that holds money?')
-        word = Text("bank ?", font_size=56, color=palette.TEXT).next_to(title, DOWN, buff=0.6)
+        word = caption("bank ?", HERO, font=SERIF).next_to(title, DOWN, buff=0.6)
         self.play(FadeIn(word))
         self.wait(1)
 
@@ -95,10 +110,11 @@ class ResolveAmbiguity(LessonScene):
             ["we", "sat", "by", "the", "water", "near", "the", "bank"], reader=7, helpers=[4], meaning="river bank"
         )
         water.next_to(money, DOWN, buff=1.0).set_x(0)
-        legend = Text(
+        legend = caption(
             "blue: the word being read    orange: the words that settle its meaning",
-            font_size=22,
-            color=palette.MUTED,
+            LABEL,
+            palette.MUTED,
+            font=SERIF,
             t2c={"blue:": palette.QUERY, "orange:": palette.KEY},
         ).to_edge(DOWN, buff=0.3)
         self.narrate('We look at the other words: "money" says finance, "water" says river.')
@@ -123,10 +139,10 @@ class ResolveAmbiguity(LessonScene):
         self.play(FadeIn(check[0]))
         self.play(LaggedStart(*(Create(arc) for arc in check[1]), FadeIn(check[2]), lag_ratio=0.5))
 
-        lesson = Text(
+        lesson = caption(
             "Self-attention: every word looks at the rest\nof the sentence to clarify its own meaning.",
-            font_size=30,
-            color=palette.TEXT,
+            HEADING,
+            font=SERIF,
             line_spacing=1.2,
         ).to_edge(DOWN, buff=0.8)
         self.narrate("Self-attention does this for every word: it reads the rest of the sentence to fix its meaning.")
@@ -141,7 +157,7 @@ class ResolveAmbiguity(LessonScene):
         for i in helpers:
             sentence.words[i].set_color(palette.KEY)
         arcs = VGroup(*(arc_between(sentence.words[reader], sentence.words[i], palette.KEY) for i in helpers))
-        label = Text(f"→ {meaning}", font_size=28, color=palette.QUERY).next_to(sentence, RIGHT, buff=0.4)
+        label = caption(f"→ {meaning}", LEAD, palette.QUERY, font=SERIF).next_to(sentence, RIGHT, buff=0.4)
         return VGroup(sentence, arcs, label)
 
 
@@ -150,44 +166,42 @@ class FadeRecurrentSignal(LessonScene):
 
     def construct(self) -> None:
         self.show_title()
-        rnn = self.values["rnn_decay"]
-        tokens = spread(TokenRow(rnn["tokens"], font_size=26), 2.3)
-        source, target = tokens[rnn["source"]], tokens[rnn["target"]]
+        rnn = self.values.rnn_decay
+        tokens = spread(TokenRow(rnn.tokens, font_size=26), 2.3)
+        source, target = tokens[rnn.source], tokens[rnn.target]
         source.set_color(palette.HEAT_HIGH)
         cells = VGroup(*(LabelBox("h", width=0.9, height=0.6).next_to(t, DOWN, buff=0.35) for t in tokens))
         links = VGroup(*(connect(a, b) for a, b in zip(cells, cells[1:], strict=False)))
         self.narrate("A recurrent network reads a sentence one word at a time, passing a memory along.")
         baseline_y, full = -2.4, 2.4
-        legend = Text(f'signal of\n"{rnn["tokens"][rnn["source"]]}"', font_size=24, color=palette.HEAT_HIGH)
+        legend = caption(f'signal of\n"{rnn.tokens[rnn.source]}"', CAPTION, palette.HEAT_HIGH, font=SERIF)
         legend.move_to([tokens[0].get_x(), baseline_y + full / 2, 0])
         self.play(FadeIn(tokens), FadeIn(cells), FadeIn(legend))
 
         bars, numbers = VGroup(), VGroup()
-        for i, strength in enumerate(rnn["signal"]):
+        for i, strength in enumerate(rnn.signal):
             animations = [cells[i].animate.highlight(palette.MUTED, 0.3)]
             if i:
                 animations.append(GrowArrow(links[i - 1]))
-            if i >= rnn["source"]:
+            if i >= rnn.source:
                 bar = Rectangle(width=0.7, height=max(full * strength, 0.01), stroke_width=0)
                 bar.set_fill(palette.heat(strength), opacity=0.9).move_to([tokens[i].get_x(), baseline_y, 0], DOWN)
-                number = Text(fmt(strength), font_size=24, color=palette.TEXT).next_to(bar, UP, buff=0.1)
+                number = caption(fmt(strength), CAPTION, font=SERIF).next_to(bar, UP, buff=0.1)
                 bars.add(bar), numbers.add(number)
                 animations += [GrowFromEdge(bar, DOWN), FadeIn(number)]
-            if i == rnn["source"]:
+            if i == rnn.source:
                 self.narrate('It reads "keys", the subject. Each step keeps only part of its signal.')
             self.play(*animations, run_time=0.8)
 
-        rate = Text(
-            f"each step keeps × {fmt(rnn['retention'])} of the signal", font_size=26, color=palette.MUTED
+        rate = caption(
+            f"each step keeps × {fmt(rnn.retention)} of the signal", BODY, palette.MUTED, font=SERIF
         ).to_edge(DOWN, buff=0.2)
         self.play(FadeIn(rate))
         frame = SurroundingRectangle(VGroup(target, numbers[-1]), color=palette.HEAT_LOW, buff=0.12)
-        self.narrate(
-            f'By "are", {fmt_int(rnn["steps"])} steps later, only {fmt(rnn["signal_at_target"])} of it is left.'
-        )
+        self.narrate(f'By "are", {fmt_int(rnn.steps)} steps later, only {fmt(rnn.signal_at_target)} of it is left.')
         self.play(Create(frame))
         self.wait(2)
-        lesson = Text("Sequential models forget: information decays over time steps.", font_size=28)
+        lesson = caption("Sequential models forget: information decays over time steps.", LEAD, font=SERIF)
         lesson.move_to(rate)
         self.narrate("Sequential models struggle with long-range dependencies: information decays over steps.")
         self.play(FadeOut(rate), FadeIn(lesson))
@@ -199,22 +213,22 @@ class ContrastEmbeddings(LessonScene):
 
     def construct(self) -> None:
         title = self.show_title()
-        example = self.values["cat_sat"]
-        tokens = example["tokens"]
-        fixed = LabelledMatrix(example["E"], row_labels=tokens, name="E", font_size=38).fit_within(4.5, 3.6)
-        contextual = LabelledMatrix(example["output"], row_labels=tokens, name="Z", places=2, font_size=38)
+        example = self.values.cat_sat
+        tokens = example.tokens
+        fixed = LabelledMatrix(example.E, row_labels=tokens, name="E", font_size=38).fit_within(4.5, 3.6)
+        contextual = LabelledMatrix(example.output, row_labels=tokens, name="Z", places=2, font_size=38)
         contextual.fit_within(5.2, 3.6)
         VGroup(fixed, contextual).arrange(RIGHT, buff=2.6).next_to(title, DOWN, buff=0.9)
         arrow = GrowArrow(connect(fixed, contextual, palette.TEXT))
-        step = Text("self-attention", font_size=26, color=palette.TEXT)
+        step = caption("self-attention", BODY, font=SERIF)
         step.set_x((fixed.get_right()[0] + contextual.get_left()[0]) / 2).match_y(fixed.get_name())
         headings = VGroup(
-            Text("fixed: the same\nin every sentence", font_size=26, color=palette.MUTED).next_to(fixed, DOWN),
-            Text("contextual: depends\non the sentence", font_size=26, color=palette.HEAT_LOW).next_to(
+            caption("fixed: the same\nin every sentence", BODY, palette.MUTED, font=SERIF).next_to(fixed, DOWN),
+            caption("contextual: depends\non the sentence", BODY, palette.HEAT_LOW, font=SERIF).next_to(
                 contextual, DOWN
             ),
         )
-        mix = self.mixture(tokens, example["weights"][0]).to_edge(DOWN, buff=0.7)
+        mix = self.mixture(tokens, example.weights[0]).to_edge(DOWN, buff=0.7)
 
         self.narrate(f'An embedding layer gives each word a fixed vector: "{tokens[1]}" gets this row in any sentence.')
         self.play(FadeIn(fixed.get_frame()), fixed.fill_in())
@@ -233,10 +247,10 @@ class ContrastEmbeddings(LessonScene):
         self.wait(3.5)
 
     @staticmethod
-    def mixture(tokens: list[str], weights) -> Text:
+    def mixture(tokens: list[str], weights: np.ndarray) -> Text:
         """'Z(the) = 0.42 V(the) + 0.16 V(cat) + 0.42 V(sat)': what a contextual row is made of."""
         terms = " + ".join(f"{fmt(w)} V({t})" for t, w in zip(tokens, weights, strict=True))
-        return Text(f"Z({tokens[0]}) = {terms}", font=TOKEN_FONT, font_size=30, t2c={"V(": palette.VALUE})
+        return caption(f"Z({tokens[0]}) = {terms}", HEADING, t2c={"V(": palette.VALUE})
 
 
 class CompareParallelism(LessonScene):
@@ -244,12 +258,12 @@ class CompareParallelism(LessonScene):
 
     def construct(self) -> None:
         self.show_title()
-        rnn = self.values["rnn_decay"]
-        tokens = spread(TokenRow(rnn["tokens"], font_size=24), 2.4)
+        rnn = self.values.rnn_decay
+        tokens = spread(TokenRow(rnn.tokens, font_size=24), 2.4)
         cells = VGroup(*(LabelBox("h", width=0.8, height=0.5).next_to(t, DOWN, buff=0.25) for t in tokens))
         links = VGroup(*(connect(a, b) for a, b in zip(cells, cells[1:], strict=False)))
-        sequential = Text(
-            f"RNN: {fmt_int(rnn['sequential_steps'])} steps, one after another", font_size=28, color=palette.MUTED
+        sequential = caption(
+            f"RNN: {fmt_int(rnn.sequential_steps)} steps, one after another", LEAD, palette.MUTED, font=SERIF
         ).next_to(cells, DOWN, buff=0.3)
         self.narrate("An RNN processes tokens one by one: each step must wait for the one before.")
         self.play(FadeIn(tokens), FadeIn(cells))
@@ -259,11 +273,11 @@ class CompareParallelism(LessonScene):
         self.play(FadeIn(sequential))
 
         grid = cell_grid(len(tokens), 2.4).set_fill(opacity=0.1).to_edge(DOWN, buff=0.4).shift(3.0 * LEFT)
-        axes = Text("rows: queries, columns: keys", font_size=22, color=palette.MUTED).next_to(grid, UP, buff=0.15)
+        axes = caption("rows: queries, columns: keys", LABEL, palette.MUTED, font=SERIF).next_to(grid, UP, buff=0.15)
         parallel = VGroup(
-            Text(f"Self-attention: all {fmt_int(rnn['pairs'])} pairs", font_size=28, color=palette.HEAT_LOW),
-            Text("in one parallel step", font_size=28, color=palette.HEAT_LOW),
-            Text("GPUs and TPUs are built for this", font_size=24, color=palette.MUTED),
+            caption(f"Self-attention: all {fmt_int(rnn.pairs)} pairs", LEAD, palette.HEAT_LOW, font=SERIF),
+            caption("in one parallel step", LEAD, palette.HEAT_LOW, font=SERIF),
+            caption("GPUs and TPUs are built for this", CAPTION, palette.MUTED, font=SERIF),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
         parallel.next_to(grid, RIGHT, buff=0.6)
         self.narrate("Self-attention compares every pair of tokens at once: one big parallel step.")
@@ -280,24 +294,24 @@ class ConnectGlobally(LessonScene):
 
     def construct(self) -> None:
         self.show_title()
-        rnn = self.values["rnn_decay"]
-        tokens = spread(TokenRow(rnn["tokens"], font_size=28), 0.9)
-        source, target = tokens[rnn["source"]], tokens[rnn["target"]]
+        rnn = self.values.rnn_decay
+        tokens = spread(TokenRow(rnn.tokens, font_size=28), 0.9)
+        source, target = tokens[rnn.source], tokens[rnn.target]
         source.set_color(palette.KEY), target.set_color(palette.QUERY)
         hops = VGroup(
             *(
                 CurvedArrow(a.get_bottom() + 0.1 * DOWN, b.get_bottom() + 0.1 * DOWN, angle=TAU / 5, color=HOP)
-                for a, b in zip(tokens[rnn["source"] : rnn["target"]], tokens[rnn["source"] + 1 :], strict=False)
+                for a, b in zip(tokens[rnn.source : rnn.target], tokens[rnn.source + 1 :], strict=False)
             )
         )
-        walk = Text(
-            f"RNN: {fmt_int(rnn['steps'])} steps, the signal fading", font_size=26, color=palette.MUTED
-        ).next_to(hops, DOWN, buff=0.2)
+        walk = caption(f"RNN: {fmt_int(rnn.steps)} steps, the signal fading", BODY, palette.MUTED, font=SERIF).next_to(
+            hops, DOWN, buff=0.2
+        )
         jump = arc_between(target, source, palette.HEAT_LOW, height=0.15, bend=TAU / 6)
-        direct = Text(
-            f"self-attention: {fmt_int(rnn['attention_path_length'])} step", font_size=26, color=palette.HEAT_LOW
+        direct = caption(
+            f"self-attention: {fmt_int(rnn.attention_path_length)} step", BODY, palette.HEAT_LOW, font=SERIF
         ).next_to(jump.get_top(), DOWN, buff=0.25)
-        self.narrate(f"In an RNN, the subject reaches the verb through {fmt_int(rnn['steps'])} steps.")
+        self.narrate(f"In an RNN, the subject reaches the verb through {fmt_int(rnn.steps)} steps.")
         self.play(FadeIn(tokens))
         self.play(LaggedStart(*(Create(h) for h in hops), lag_ratio=0.5), FadeIn(walk), run_time=2.5)
         self.narrate("With self-attention, the verb looks straight at its subject: one step, whatever the distance.")
@@ -305,9 +319,9 @@ class ConnectGlobally(LessonScene):
         self.wait(1.5)
 
         points = VGroup(
-            notation(Text("O(1) path length: every token reaches every other directly", font_size=26)),
-            Text("No time steps, so nothing decays on the way", font_size=26),
-            Text("Dynamic weights, computed from the content of the words", font_size=26),
+            notation(caption("O(1) path length: every token reaches every other directly", BODY, font=SERIF)),
+            caption("No time steps, so nothing decays on the way", BODY, font=SERIF),
+            caption("Dynamic weights, computed from the content of the words", BODY, font=SERIF),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         points.to_edge(DOWN, buff=0.5)
         lines = (

@@ -45,9 +45,9 @@ def caption(text: str, size: float = 22, color: ManimColor = palette.TEXT) -> Te
 
 def model_line(rm: dict) -> VGroup:
     """The model's name and size, with the state size from the data file."""
-    name = caption(f"{rm['model']}", 20, palette.MUTED)
+    name = caption(f"{rm.model}", 20, palette.MUTED)
     size = Text(
-        f"{rm['layers']} layers × {rm['heads']} heads · {rm['hidden_size']}-dimensional states",
+        f"{rm.layers} layers × {rm.heads} heads · {rm.hidden_size}-dimensional states",
         font=TOKEN_FONT,
         font_size=20,
         color=palette.MUTED,
@@ -105,8 +105,8 @@ class ReadRealAttention(LessonScene):
     """The worked example's sentence through MiniLM: every layer and head, then one head beside the toy."""
 
     def construct(self) -> None:
-        rm, we = self.values["real_model"], self.values["worked_example"]
-        sentence = rm["sentences"][0]
+        rm, we = self.values.real_model, self.values.worked_example
+        sentence = rm.sentences[0]
         title = self.show_title()
         pieces = self.show_pieces(rm, sentence, title)
         grid = self.show_grid(rm, sentence, pieces)
@@ -116,8 +116,8 @@ class ReadRealAttention(LessonScene):
 
     def show_pieces(self, rm: dict, sentence: dict, title: Text) -> VGroup:
         model = model_line(rm).next_to(title, DOWN, buff=0.2)
-        row = TokenRow(sentence["pieces"], font_size=24).next_to(model, DOWN, buff=0.3)
-        self.narrate(f"Now the same sentence through a real, trained transformer: {rm['model'].split('/')[-1]}.")
+        row = TokenRow(sentence.pieces, font_size=24).next_to(model, DOWN, buff=0.3)
+        self.narrate(f"Now the same sentence through a real, trained transformer: {rm.model.split('/')[-1]}.")
         self.play(FadeIn(model))
         self.narrate(
             "It reads word pieces, and adds two special pieces of its own: [CLS] at the start, [SEP] at the end."
@@ -126,16 +126,16 @@ class ReadRealAttention(LessonScene):
         return VGroup(model, row)
 
     def show_grid(self, rm: dict, sentence: dict, above: VGroup) -> HeadGrid:
-        grid = HeadGrid(sentence["attention"]).next_to(above, DOWN, buff=0.35)
+        grid = HeadGrid(sentence.attention).next_to(above, DOWN, buff=0.35)
         self.narrate(
-            f"Every layer has {rm['heads']} heads, each with its own attention heatmap: "
-            f"{rm['head_count']} heatmaps for one sentence."
+            f"Every layer has {rm.heads} heads, each with its own attention heatmap: "
+            f"{rm.head_count} heatmaps for one sentence."
         )
         self.play(FadeIn(grid.layer_labels), FadeIn(grid.head_labels), FadeIn(grid.heads_title))
         self.play(LaggedStart(*(FadeIn(row) for row in grid.body), lag_ratio=0.25, run_time=2.5))
         share = Text(
-            f"averaged over all {rm['head_count']} heads, “{rm['focus']}” gives "
-            f"{fmt(sentence['special_share'])} of its attention to [CLS] and [SEP]",
+            f"averaged over all {rm.head_count} heads, “{rm.focus}” gives "
+            f"{fmt(sentence.special_share)} of its attention to [CLS] and [SEP]",
             font=TOKEN_FONT,
             font_size=20,
             color=palette.TEXT,
@@ -147,20 +147,20 @@ class ReadRealAttention(LessonScene):
         return grid
 
     def compare_with_toy(self, rm: dict, we: dict, sentence: dict, grid: HeadGrid, keep: VGroup) -> None:
-        layer, head = sentence["featured"]
+        layer, head = sentence.featured
         chosen = grid.head(layer, head)
         frame = SurroundingRectangle(chosen, color=palette.TEXT, buff=0.04)
         self.narrate(
-            f"Take the head in which “{rm['focus']}” looks hardest at another word of the sentence: "
+            f"Take the head in which “{rm.focus}” looks hardest at another word of the sentence: "
             f"layer {layer + 1}, head {head + 1}."
         )
         self.play(Create(frame))
-        real = pieces_heatmap(sentence["attention"][layer, head], sentence["pieces"], cell=0.62)
-        toy = pieces_heatmap(we["heads"][0]["weights"], we["tokens"], cell=0.62)
+        real = pieces_heatmap(sentence.attention[layer, head], sentence.pieces, cell=0.62)
+        toy = pieces_heatmap(we.heads[0].weights, we.tokens, cell=0.62)
         VGroup(toy, real).arrange(RIGHT, buff=1.4, aligned_edge=DOWN).next_to(keep[1], DOWN, buff=0.9)
         names = VGroup(
             caption("toy example, head 1", 20, palette.MUTED).next_to(toy.cells, UP, buff=0.75),
-            caption(f"{rm['model'].split('/')[-1]}, layer {layer + 1}, head {head + 1}", 20, palette.MUTED).next_to(
+            caption(f"{rm.model.split('/')[-1]}, layer {layer + 1}, head {head + 1}", 20, palette.MUTED).next_to(
                 real.cells, UP, buff=0.75
             ),
         )
@@ -171,23 +171,21 @@ class ReadRealAttention(LessonScene):
         self.point_at_focus(rm, we, sentence, toy, real)
 
     def point_at_focus(self, rm: dict, we: dict, sentence: dict, toy: Heatmap, real: Heatmap) -> None:
-        focus = sentence["focus_pieces"][0]
-        strongest = sentence["featured_strongest"]
-        toy_row = we["tokens"].index(next(t for t in we["tokens"] if t.lower() == rm["focus"].lower()))
+        focus = sentence.focus_pieces[0]
+        strongest = sentence.featured_strongest
+        toy_row = we.tokens.index(next(t for t in we.tokens if t.lower() == rm.focus.lower()))
         frames = VGroup(
             SurroundingRectangle(toy.get_row(toy_row), color=palette.QUERY, buff=0.03),
             SurroundingRectangle(real.get_row(focus), color=palette.QUERY, buff=0.03),
         )
         weight = Text(
-            f"“{rm['focus']}” gives {fmt(sentence['featured_row'][strongest])} of its attention "
-            f"to “{sentence['pieces'][strongest]}”",
+            f"“{rm.focus}” gives {fmt(sentence.featured_row[strongest])} of its attention "
+            f"to “{sentence.pieces[strongest]}”",
             font=TOKEN_FONT,
             font_size=22,
             color=palette.QUERY,
         ).next_to(VGroup(toy, real), DOWN, buff=0.35)
-        self.narrate(
-            f"The row of “{rm['focus']}”, in both: in the real head it looks at “{sentence['pieces'][strongest]}”."
-        )
+        self.narrate(f"The row of “{rm.focus}”, in both: in the real head it looks at “{sentence.pieces[strongest]}”.")
         self.play(Create(frames), FadeIn(weight))
         self.narrate(
             "The toy's weights were made up to be checked by hand; these were learned from data. "
@@ -272,7 +270,7 @@ class TraceRealShift(LessonScene):
     """ "apple" alone, then in each sentence, on a 2-D map of MiniLM's space, with its cosine similarities."""
 
     def construct(self) -> None:
-        rm = self.values["real_model"]
+        rm = self.values.real_model
         title = self.show_title()
         honesty = self.state_projection(rm, title)
         self.obstacles: list = []
@@ -280,11 +278,11 @@ class TraceRealShift(LessonScene):
         table = self.similarity_table(rm).next_to(honesty, DOWN, buff=0.4).to_edge(RIGHT, buff=0.35)
         self.show_alone(rm, overview, plane, table)
         zoom = self.zoom_in(rm, overview, plane)
-        for k in range(len(rm["sentences"])):
+        for k in range(len(rm.sentences)):
             self.show_sentence(rm, k, zoom, table)
-        moral = caption(f"one word, “{rm['focus']}”: its sentence decides which meaning it is closer to", 22)
+        moral = caption(f"one word, “{rm.focus}”: its sentence decides which meaning it is closer to", 22)
         self.narrate(
-            f"The same word, moved by its context: in the model's full {rm['hidden_size']}-dimensional space, "
+            f"The same word, moved by its context: in the model's full {rm.hidden_size}-dimensional space, "
             "the context decides which meaning it is closer to."
         )
         self.play(FadeIn(moral.next_to(zoom, DOWN, buff=0.5).set_x(0)))
@@ -295,15 +293,15 @@ class TraceRealShift(LessonScene):
         return chr(ord("A") + k)
 
     def similarity_table(self, rm: dict) -> ShiftTable:
-        cases = [("·", f"{rm['focus']} (alone)", rm["alone"]["cosines"])]
-        cases += [(self.tag(k), s["text"], s["cosines"]) for k, s in enumerate(rm["sentences"])]
-        return ShiftTable(cases, rm["focus"])
+        cases = [("·", f"{rm.focus} (alone)", rm.alone.cosines)]
+        cases += [(self.tag(k), s.text, s.cosines) for k, s in enumerate(rm.sentences)]
+        return ShiftTable(cases, rm.focus)
 
     def state_projection(self, rm: dict, title: Text) -> VGroup:
         lines = VGroup(
             caption("a 2-D projection (PCA fitted on the cluster words)", 18, palette.MUTED),
             Text(
-                f"of the {rm['hidden_size']}-dimensional space of {rm['model']}",
+                f"of the {rm.hidden_size}-dimensional space of {rm.model}",
                 font=TOKEN_FONT,
                 font_size=18,
                 color=palette.MUTED,
@@ -317,7 +315,7 @@ class TraceRealShift(LessonScene):
         return lines
 
     def show_overview(self, rm: dict, above: VGroup) -> tuple[VGroup, VectorPlane]:
-        points = np.vstack([*rm["cluster_points"].values(), rm["alone"]["point"]])
+        points = np.vstack([*rm.cluster_points.values(), rm.alone.point])
         plane = VectorPlane(nice_extent(points, margin=0.08), width=5.6, height=4.9)
         plane.next_to(above, DOWN, buff=0.3).to_edge(LEFT, buff=0.35)
         plane.axes.set_opacity(0.3)
@@ -325,15 +323,15 @@ class TraceRealShift(LessonScene):
         self.narrate("Each cluster word is read on its own: fruit in purple, tech in blue. Rings mark each centre.")
         self.play(Create(plane), run_time=0.8)
         rings = {}
-        for name in rm["cluster_words"]:
+        for name in rm.cluster_words:
             rings[name] = Circle(radius=0.12, color=cluster_color(name), stroke_width=3)
-            rings[name].move_to(plane.c2p(*rm["centroid_points"][name]))
+            rings[name].move_to(plane.c2p(*rm.centroid_points[name]))
             self.obstacles.append(rings[name])
-        for name, words in rm["cluster_words"].items():
+        for name, words in rm.cluster_words.items():
             color = cluster_color(name)
             marks = [
                 mark(plane.c2p(*p), w, color, self.obstacles)
-                for w, p in zip(words, rm["cluster_points"][name], strict=True)
+                for w, p in zip(words, rm.cluster_points[name], strict=True)
             ]
             centre = caption(f"{name} centre", 17, color)
             place_label(centre, rings[name], self.obstacles)
@@ -343,15 +341,15 @@ class TraceRealShift(LessonScene):
         return overview, plane
 
     def show_alone(self, rm: dict, overview: VGroup, plane: VectorPlane, table: ShiftTable) -> None:
-        alone = mark(plane.c2p(*rm["alone"]["point"]), rm["focus"], palette.TEXT, self.obstacles)
+        alone = mark(plane.c2p(*rm.alone.point), rm.focus, palette.TEXT, self.obstacles)
         overview.add(alone)
-        self.narrate(f"“{rm['focus']}” alone, with no sentence around it, lands between the clusters.")
+        self.narrate(f"“{rm.focus}” alone, with no sentence around it, lands between the clusters.")
         self.play(FadeIn(alone, scale=1.5))
         self.narrate("Cosine similarity measures closeness in the full space: 1 means the same direction.")
         self.play(FadeIn(table.title), FadeIn(table.header), *table.reveal(0))
 
     def zoom_in(self, rm: dict, overview: VGroup, plane: VectorPlane) -> VGroup:
-        points = np.vstack([rm["alone"]["point"], *(s["point"] for s in rm["sentences"])])
+        points = np.vstack([rm.alone.point, *(s.point for s in rm.sentences)])
         extent = strip_extent(points, aspect=5.6 / 3.4)
         corners = [plane.c2p(x, y) for x, y in ((extent[0], extent[2]), (extent[1], extent[3]))]
         window = Rectangle(
@@ -365,16 +363,16 @@ class TraceRealShift(LessonScene):
         self.play(Create(window))
         self.play(FadeOut(overview), ReplacementTransform(window, frame), FadeIn(zoomed), run_time=1.2)
         self.obstacles = []
-        pointers = VGroup(*(self.pointer(zoomed, rm, name) for name in rm["cluster_words"]))
+        pointers = VGroup(*(self.pointer(zoomed, rm, name) for name in rm.cluster_words))
         self.obstacles += [p[1] for p in pointers]
-        alone = mark(zoomed.c2p(*rm["alone"]["point"]), f"{rm['focus']} (alone)", palette.TEXT, self.obstacles)
+        alone = mark(zoomed.c2p(*rm.alone.point), f"{rm.focus} (alone)", palette.TEXT, self.obstacles)
         self.play(FadeIn(alone), FadeIn(pointers))
         return VGroup(zoomed, frame, alone, pointers)
 
     @staticmethod
     def pointer(zoomed: VectorPlane, rm: dict, name: str) -> VGroup:
         """An arrow in the zoomed map's top band pointing toward the cluster's centre, off the map."""
-        centre, origin = rm["centroid_points"][name], rm["alone"]["point"]
+        centre, origin = rm.centroid_points[name], rm.alone.point
         direction = np.append((centre - origin) / np.linalg.norm(centre - origin), 0)
         side = zoomed.get_right() if direction[0] > 0 else zoomed.get_left()
         tip = side + UP * (zoomed.height / 2 - 0.3) - np.sign(direction[0]) * RIGHT * 0.15
@@ -385,13 +383,13 @@ class TraceRealShift(LessonScene):
         return VGroup(arrow, label)
 
     def show_sentence(self, rm: dict, k: int, zoom: VGroup, table: ShiftTable) -> None:
-        sentence, zoomed, alone = rm["sentences"][k], zoom[0], zoom[2]
-        color = cluster_color(sentence["nearest"])
-        moved = mark(zoomed.c2p(*sentence["point"]), self.tag(k), color, self.obstacles)
+        sentence, zoomed, alone = rm.sentences[k], zoom[0], zoom[2]
+        color = cluster_color(sentence.nearest)
+        moved = mark(zoomed.c2p(*sentence.point), self.tag(k), color, self.obstacles)
         move = Arrow(
             alone.dot.get_center(), moved.dot.get_center(), buff=0.06, color=color, stroke_width=3, tip_length=0.15
         )
-        self.narrate(f"In “{sentence['text']}”, “{rm['focus']}” moves toward {sentence['nearest']}.")
+        self.narrate(f"In “{sentence.text}”, “{rm.focus}” moves toward {sentence.nearest}.")
         label, numbers, frame = table.reveal(k + 1)
         self.play(label)
         self.play(GrowArrow(move), FadeIn(moved), numbers, frame, run_time=1.2)

@@ -11,18 +11,13 @@ from manim import (
     FadeIn,
     FadeOut,
     Line,
-    MarkupText,
-    MathTex,
     SurroundingRectangle,
-    Text,
     VGroup,
     linear,
 )
 
-from scenes.kit import LessonScene, palette
-from scenes.kit.base import notation
+from scenes.kit import BODY, CAPTION, LEAD, PROMINENT, SERIF, TITLE, LessonScene, caption, formula, notation, palette
 from scenes.kit.numbers import fmt, fmt_int
-from scenes.kit.tokens import TOKEN_FONT
 
 
 def shape(*dims: int) -> str:
@@ -34,11 +29,11 @@ class RecapSteps(LessonScene):
     """The seven steps of the layer, each with its formula and the worked example's shapes."""
 
     def construct(self) -> None:
-        we = self.values["worked_example"]
-        T, d_model, d_k, h = we["T"], we["d_model"], we["d_k"], we["h"]
-        sqrt_d_k = we["heads"][0]["sqrt_d_k"]
+        we = self.values.worked_example
+        T, d_model, d_k, h = we.T, we.d_model, we.d_k, we.h
+        sqrt_d_k = we.heads[0].sqrt_d_k
         title = self.show_title()
-        legend = self.legend(we["tokens"], T, d_model, d_k).next_to(title, DOWN, buff=0.3)
+        legend = self.legend(we.tokens, T, d_model, d_k).next_to(title, DOWN, buff=0.3)
         self.narrate("Seven steps turn the input into context-aware vectors. Follow the shapes of our example.")
         self.play(FadeIn(legend), run_time=0.8)
         steps = [
@@ -65,7 +60,7 @@ class RecapSteps(LessonScene):
                 "The heads are joined: one context-aware vector per token.",
             ),
         ]
-        rows = VGroup(*(self.step_row(i, name, formula, size) for i, (name, formula, size, _) in enumerate(steps)))
+        rows = VGroup(*(self.step_row(i, name, rule, size) for i, (name, rule, size, _) in enumerate(steps)))
         rows.arrange(DOWN, buff=0.42, aligned_edge=LEFT).next_to(legend, DOWN, buff=0.5)
         self.align_columns(rows)
         for row, (*_, line) in zip(rows, steps, strict=True):
@@ -78,20 +73,19 @@ class RecapSteps(LessonScene):
     @staticmethod
     def legend(tokens: list[str], T: int, d_model: int, d_k: int) -> VGroup:
         """The example's tokens and sizes, the symbols the shapes below are made of."""
-        sizes = MathTex(
-            rf"T = {fmt_int(T)},\quad d_{{model}} = {fmt_int(d_model)},\quad d_k = {fmt_int(d_k)}",
-            font_size=34,
-            color=palette.TEXT,
+        sizes = formula(
+            rf"T = {fmt_int(T)},\quad d_{{model}} = {fmt_int(d_model)},\quad d_k = {fmt_int(d_k)}", size=TITLE
         )
-        words = Text(" ".join(tokens), font=TOKEN_FONT, font_size=28, color=palette.TEXT)
+        words = caption(" ".join(tokens), LEAD)
         return VGroup(words, sizes).arrange(RIGHT, buff=0.6)
 
     @staticmethod
-    def step_row(index: int, name: str, formula: str, size: str) -> VGroup:
-        number = notation(Text(f"{index + 1}.", font_size=26, color=palette.MUTED))
-        label = Text(name, font_size=26, color=palette.TEXT)
-        tex = MathTex(formula, font_size=34, color=palette.TEXT)
-        dims = MathTex(size, font_size=34, color=palette.MUTED)
+    def step_row(index: int, name: str, rule: str, size: str) -> VGroup:
+        """The step's number, its name, its formula and the example's shapes there."""
+        number = notation(caption(f"{index + 1}.", BODY, palette.MUTED, font=SERIF))
+        label = caption(name, BODY, font=SERIF)
+        tex = formula(rule, size=TITLE)
+        dims = formula(size, size=TITLE, color=palette.MUTED)
         return VGroup(number, label, tex, dims)
 
     @staticmethod
@@ -156,8 +150,8 @@ class QuizAttention(LessonScene):
 
     def ask(self, index: int, question: str, answer: str, said: str) -> VGroup:
         """Show the question, let a timer bar run out, then reveal the answer (left on screen)."""
-        count = notation(Text(f"Question {index + 1} of {len(QUIZ)}", font_size=24, color=palette.MUTED))
-        asked = Text(question, font_size=32, color=palette.TEXT, line_spacing=1.1)
+        count = notation(caption(f"Question {index + 1} of {len(QUIZ)}", CAPTION, palette.MUTED, font=SERIF))
+        asked = caption(question, PROMINENT, font=SERIF, line_spacing=1.1)
         card = VGroup(count, asked).arrange(DOWN, buff=0.3).move_to(UP * 1.4)
         timer = Line(LEFT * 3, RIGHT * 3, color=palette.HEAT_LOW, stroke_width=8).next_to(card, DOWN, buff=0.4)
         colours = {
@@ -166,7 +160,7 @@ class QuizAttention(LessonScene):
             "v": palette.VALUE.to_hex(),
             "heat": palette.HEAT_HIGH.to_hex(),
         }
-        reply = MarkupText(answer.format(**colours), font_size=26, color=palette.TEXT, line_spacing=1.1)
+        reply = caption(answer.format(**colours), BODY, font=SERIF, markup=True, line_spacing=1.1)
         reply.next_to(timer, DOWN, buff=0.5)
         self.narrate(question.replace("\n", " ") + " Pause and think.")
         self.play(FadeIn(card, shift=0.2 * DOWN), FadeIn(timer), run_time=0.8)

@@ -13,17 +13,28 @@ from manim import (
     FadeOut,
     GrowFromEdge,
     LaggedStart,
-    MathTex,
+    ManimColor,
     Rectangle,
     SurroundingRectangle,
-    Text,
     Transform,
     VGroup,
     Write,
 )
 
-from scenes.kit import LessonScene, SoftmaxBars, palette
-from scenes.kit.base import notation
+from attention_math.types import SaturationDemo, VarianceDemo
+from scenes.kit import (
+    CAPTION,
+    DISPLAY,
+    LABEL,
+    SERIF,
+    TITLE,
+    LessonScene,
+    SoftmaxBars,
+    caption,
+    formula,
+    notation,
+    palette,
+)
 from scenes.kit.charts import baseline, value_bars
 from scenes.kit.numbers import fmt, fmt_int
 
@@ -32,21 +43,18 @@ CHART_HEIGHT = 3.4
 GAUGE_WIDTH = 3.0
 
 
-def bar_labels(bars: VGroup, texts: list[str], color=palette.TEXT, font_size: float = 24) -> VGroup:
+def bar_labels(bars: VGroup, texts: list[str], color: ManimColor = palette.TEXT) -> VGroup:
     """One number above each bar."""
     return VGroup(
-        *(
-            Text(t, font_size=font_size, color=color).next_to(bar, UP, buff=0.1)
-            for bar, t in zip(bars, texts, strict=True)
-        )
+        *(caption(t, CAPTION, color, font=SERIF).next_to(bar, UP, buff=0.1) for bar, t in zip(bars, texts, strict=True))
     )
 
 
-def row_under(bars: VGroup, texts: list[str], y: float, color=palette.TEXT, font_size: float = 24) -> VGroup:
+def row_under(bars: VGroup, texts: list[str], y: float, color: ManimColor = palette.TEXT) -> VGroup:
     """One label under each bar, on the line ``y``."""
     return VGroup(
         *(
-            Text(t, font_size=font_size, color=color).move_to([bar.get_x(), y, 0])
+            caption(t, CAPTION, color, font=SERIF).move_to([bar.get_x(), y, 0])
             for bar, t in zip(bars, texts, strict=True)
         )
     )
@@ -56,25 +64,23 @@ class ExplodeDotProducts(LessonScene):
     """Variance of q·k for random vectors: about d_k raw, about 1 after ÷√d_k."""
 
     def construct(self) -> None:
-        demo = self.values["variance_demo"]
+        demo = self.values.variance_demo
         title = self.show_title()
-        formula = notation(MathTex(r"q \cdot k = \sum_{i=1}^{d_k} q_i\, k_i", font_size=40)).next_to(
-            title, DOWN, buff=0.3
-        )
+        rule = notation(formula(r"q \cdot k = \sum_{i=1}^{d_k} q_i\, k_i", size=DISPLAY)).next_to(title, DOWN, buff=0.3)
         self.narrate("A dot product adds up d k products. Give q and k random entries of variance one.")
-        self.play(Write(formula), run_time=1.0)
+        self.play(Write(rule), run_time=1.0)
 
-        raw, scaled = demo["variance_raw"], demo["variance_scaled"]
+        raw, scaled = demo.variance_raw, demo.variance_scaled
         unit = CHART_HEIGHT / raw.max()
         origin = np.array([-5.2, -2.1, 0])
         axis = baseline(CHART_WIDTH).shift(origin)
         bars = value_bars(raw * unit, CHART_WIDTH, color=palette.HEAT_HIGH).shift(origin)
         numbers = bar_labels(bars, [fmt(v, 1) for v in raw], palette.HEAT_HIGH)
-        dims = row_under(bars, [fmt_int(d) for d in demo["dimensions"]], origin[1] - 0.35)
-        dims_name = MathTex("d_k", font_size=34).next_to(dims, LEFT, buff=0.4)
-        axis_name = Text("variance of q·k", font_size=24, color=palette.MUTED).next_to(axis, UP, buff=3.9)
+        dims = row_under(bars, [fmt_int(d) for d in demo.dimensions], origin[1] - 0.35)
+        dims_name = formula("d_k", size=TITLE).next_to(dims, LEFT, buff=0.4)
+        axis_name = caption("variance of q·k", CAPTION, palette.MUTED, font=SERIF).next_to(axis, UP, buff=3.9)
         axis_name.align_to(axis, LEFT).align_to(numbers[-1], UP)
-        self.narrate(f"Over {fmt_int(demo['samples'])} random pairs, the variance of q dot k grows like d k itself.")
+        self.narrate(f"Over {fmt_int(demo.samples)} random pairs, the variance of q dot k grows like d k itself.")
         self.play(FadeIn(axis), FadeIn(dims), FadeIn(dims_name), FadeIn(axis_name), run_time=0.8)
         self.play(
             LaggedStart(*(GrowFromEdge(b, DOWN) for b in bars), lag_ratio=0.3),
@@ -82,11 +88,11 @@ class ExplodeDotProducts(LessonScene):
             run_time=2.5,
         )
         largest = self.largest_score(demo, bars)
-        self.narrate(f"Single scores reach {fmt(demo['max_abs_raw'][-1])}: far too large for softmax.")
+        self.narrate(f"Single scores reach {fmt(demo.max_abs_raw[-1])}: far too large for softmax.")
         self.play(FadeIn(largest, shift=LEFT * 0.2), run_time=0.8)
 
-        roots = row_under(bars, [f"÷{fmt(r, 0)}" for r in demo["sqrt_dimensions"]], origin[1] - 0.8, palette.TEXT)
-        roots_name = MathTex(r"\div\sqrt{d_k}", font_size=34, color=palette.TEXT).next_to(roots, LEFT, buff=0.4)
+        roots = row_under(bars, [f"÷{fmt(r, 0)}" for r in demo.sqrt_dimensions], origin[1] - 0.8, palette.TEXT)
+        roots_name = formula(r"\div\sqrt{d_k}", size=TITLE).next_to(roots, LEFT, buff=0.4)
         self.narrate("Now divide every score by the square root of d k.")
         self.play(FadeIn(roots), FadeIn(roots_name), run_time=0.8)
         tamed = value_bars(np.maximum(scaled * unit, 0.04), CHART_WIDTH, color=palette.HEAT_LOW).shift(origin)
@@ -102,11 +108,11 @@ class ExplodeDotProducts(LessonScene):
         self.play(FadeIn(SurroundingRectangle(tamed_numbers, color=palette.HEAT_LOW, buff=0.12)), run_time=0.6)
 
     @staticmethod
-    def largest_score(demo: dict, bars: VGroup) -> VGroup:
+    def largest_score(demo: VarianceDemo, bars: VGroup) -> VGroup:
         """The largest |q·k| met at the largest dimension, beside its bar."""
-        head = Text("largest |q·k| seen", font_size=22, color=palette.MUTED)
-        at = Text(f"at dₖ = {fmt_int(demo['dimensions'][-1])}:", font_size=22, color=palette.MUTED)
-        value = Text(fmt(demo["max_abs_raw"][-1]), font_size=34, color=palette.HEAT_HIGH)
+        head = caption("largest |q·k| seen", LABEL, palette.MUTED, font=SERIF)
+        at = caption(f"at dₖ = {fmt_int(demo.dimensions[-1])}:", LABEL, palette.MUTED, font=SERIF)
+        value = caption(fmt(demo.max_abs_raw[-1]), TITLE, palette.HEAT_HIGH, font=SERIF)
         return (
             VGroup(head, at, value).arrange(DOWN, buff=0.12).next_to(bars[-1], RIGHT, buff=0.5).align_to(bars[-1], UP)
         )
@@ -116,37 +122,37 @@ class SaturateSoftmax(LessonScene):
     """The same scores made larger and larger: softmax goes one-hot and its gradient vanishes."""
 
     def construct(self) -> None:
-        demo = self.values["saturation_demo"]
+        demo = self.values.saturation_demo
         self.show_title()
-        labels = [f"k{chr(0x2081 + j)}" for j in range(len(demo["scores"]))]
-        steps = [self.stage(demo, i, labels) for i in range(len(demo["scales"]))]
+        labels = [f"k{chr(0x2081 + j)}" for j in range(len(demo.scores))]
+        steps = [self.stage(demo, i, labels) for i in range(len(demo.scales))]
         scores, bars, gauge = steps[0]
         self.narrate("Four scores through softmax: the weights are spread, and can still move.")
-        caption = Text("softmax weights", font_size=24, color=palette.MUTED).move_to(LEFT * 2.6 + UP * 1.45)
-        self.play(FadeIn(scores), FadeIn(caption), bars.grow(), FadeIn(gauge), run_time=1.5)
+        heading = caption("softmax weights", CAPTION, palette.MUTED, font=SERIF).move_to(LEFT * 2.6 + UP * 1.45)
+        self.play(FadeIn(scores), FadeIn(heading), bars.grow(), FadeIn(gauge), run_time=1.5)
         self.narrate("Multiply the same scores up, as large dot products do. Softmax piles onto one key.")
         for nxt in steps[1:]:
             self.play(*(Transform(a, b) for a, b in zip((scores, bars, gauge), nxt, strict=True)), run_time=1.5)
             self.wait(1.0)
         self.narrate("One-hot weights: the gradient is zero, and the model stops learning.")
         self.play(FadeIn(SurroundingRectangle(gauge, color=palette.HEAT_HIGH, buff=0.15)), run_time=0.8)
-        fix = MathTex(r"\text{The fix: } \frac{QK^T}{\sqrt{d_k}}", font_size=40, color=palette.TEXT)
+        fix = formula(r"\text{The fix: } \frac{QK^T}{\sqrt{d_k}}", size=DISPLAY)
         fix.to_edge(DOWN, buff=0.4)
         self.narrate("The fix: divide by root d k, so scores stay in the range where softmax still learns.")
         self.play(Write(fix), run_time=1.0)
 
     @staticmethod
-    def stage(demo: dict, i: int, labels: list[str]) -> tuple[VGroup, SoftmaxBars, VGroup]:
+    def stage(demo: SaturationDemo, i: int, labels: list[str]) -> tuple[VGroup, SoftmaxBars, VGroup]:
         """Scores × scale i, their softmax bars and the gradient gauge, laid out for Transform."""
-        scale, scaled = demo["scales"][i], demo["scaled_scores"][i]
-        times = MathTex(rf"\text{{scores}} \times {fmt(scale, 0)} =", font_size=34)
-        row = MathTex(r"[\," + r",\ ".join(fmt(s, 1) for s in scaled) + r"\,]", font_size=34, color=palette.HEAT_LOW)
+        scale, scaled = demo.scales[i], demo.scaled_scores[i]
+        times = formula(rf"\text{{scores}} \times {fmt(scale, 0)} =", size=TITLE)
+        row = formula(r"[\," + r",\ ".join(fmt(s, 1) for s in scaled) + r"\,]", size=TITLE, color=palette.HEAT_LOW)
         scores = VGroup(times, row).arrange(RIGHT, buff=0.2).move_to(UP * 2.3)
-        bars = SoftmaxBars(demo["weights"][i], labels, max_value=1.0, height=2.6, bar_width=0.8, places=3).move_to(
+        bars = SoftmaxBars(demo.weights[i], labels, max_value=1.0, height=2.6, bar_width=0.8, places=3).move_to(
             LEFT * 2.6 + DOWN * 0.6
         )
-        norm, top = demo["gradient_norm"][i], demo["gradient_norm"][0]
-        name = Text("size of softmax's gradient", font_size=24, color=palette.MUTED)
+        norm, top = demo.gradient_norm[i], demo.gradient_norm[0]
+        name = caption("size of softmax's gradient", CAPTION, palette.MUTED, font=SERIF)
         track = Rectangle(width=GAUGE_WIDTH, height=0.35, stroke_color=palette.MUTED, stroke_width=2)
         value = DecimalNumber(norm, num_decimal_places=4, font_size=34, color=palette.TEXT)
         gauge = VGroup(name, track, value).arrange(DOWN, buff=0.25, aligned_edge=LEFT).move_to(RIGHT * 3.8 + DOWN * 0.3)

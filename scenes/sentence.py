@@ -13,27 +13,21 @@ from manim import (
     Indicate,
     LaggedStart,
     Rectangle,
-    Text,
     VGroup,
 )
 
-from scenes.kit import TOKEN_FONT, Heatmap, LessonScene, SoftmaxBars, notation, palette
+from scenes.kit import BODY, CAPTION, HEADING, Heatmap, LessonScene, SoftmaxBars, caption, palette
 
 DIMMED = 0.25  # opacity of the rows that are not the focus word's
-
-
-def caption(text: str, size: float = 24, color=palette.TEXT) -> Text:
-    """A line of explanation built from tokens (no example values in it)."""
-    return notation(Text(text, font=TOKEN_FONT, font_size=size, color=color))
 
 
 class AttendTrainStation(LessonScene):
     """The sentence's attention matrix (rows are queries), then the focus word's row and its strongest other word."""
 
     def construct(self) -> None:
-        ts = self.values["train_station"]
-        tokens, weights = ts["tokens"], ts["weights"]
-        focus, other = ts["focus"], ts["strongest_other"]
+        ts = self.values.train_station
+        tokens, weights = ts.tokens, ts.weights
+        focus, other = ts.focus, ts.strongest_other
         sentence = " ".join(tokens)
         title = self.show_title(sentence[:1].upper() + sentence[1:])
         cell = min(0.75, 5.2 / len(tokens))
@@ -45,7 +39,7 @@ class AttendTrainStation(LessonScene):
         self.narrate("Rows are queries: each row is one word asking how much every other word matters to it.")
         self.focus_row(heat, focus)
         bars = SoftmaxBars(weights[focus], tokens, bar_width=min(0.5, 3.5 / n), height=2.2, places=3)
-        heading = caption(f"the row of “{tokens[focus]}”", 26).next_to(bars, UP, buff=0.4)
+        heading = caption(f"the row of “{tokens[focus]}”", BODY).next_to(bars, UP, buff=0.4)
         VGroup(bars, heading).next_to(title, DOWN, buff=0.5).to_edge(RIGHT, buff=0.7)
         self.narrate(f"Read the row of '{tokens[focus]}' as bars: its attention, shared out over the sentence.")
         self.play(FadeIn(heading), FadeIn(VGroup(bars.baseline, bars.get_labels())))
@@ -79,10 +73,10 @@ class AttendTrainStation(LessonScene):
             Indicate(bars.get_labels()[other], color=palette.HEAT_HIGH),
         )
         lines = VGroup(
-            caption(f"besides itself, “{tokens[focus]}”", 26),
-            caption(f"looks most at “{tokens[other]}”", 26),
-            caption(f"so “{tokens[other]}” is read with “{tokens[focus]}”:", 24, palette.MUTED),
-            caption(f"a {tokens[focus]} {tokens[other]}", 30, palette.HEAT_LOW),
+            caption(f"besides itself, “{tokens[focus]}”", BODY),
+            caption(f"looks most at “{tokens[other]}”", BODY),
+            caption(f"so “{tokens[other]}” is read with “{tokens[focus]}”:", CAPTION, palette.MUTED),
+            caption(f"a {tokens[focus]} {tokens[other]}", HEADING, palette.HEAT_LOW),
         ).arrange(DOWN, buff=0.2)
         lines.next_to(bars, DOWN, buff=0.5).match_x(bars.baseline)
         self.narrate(f"So '{tokens[other]}' here means a {tokens[focus]} {tokens[other]}: context picks the meaning.")

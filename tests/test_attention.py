@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from attention_math import (
+    LessonValues,
     UndeclaredSectionError,
     attend,
     compute,
@@ -21,19 +22,20 @@ from attention_math import (
     softmax,
     softmax_jacobian,
 )
+from attention_math.types import Head
 
 E = math.e
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def values() -> dict:
+def values() -> LessonValues:
     return compute(load_example())
 
 
 @pytest.fixture(scope="module")
-def head1(values) -> dict:
-    return values["worked_example"]["heads"][0]
+def head1(values) -> Head:
+    return values.worked_example.heads[0]
 
 
 # --- "I love apple phones", head 1, worked by hand ---------------------------------
@@ -55,82 +57,82 @@ def by_hand_softmax(scores: list[float]) -> list[float]:
 
 
 def test_head1_projections_by_hand(head1):
-    np.testing.assert_allclose(head1["Q"], Q1, atol=1e-12)
-    np.testing.assert_allclose(head1["K"], K1, atol=1e-12)
-    np.testing.assert_allclose(head1["V"], V1, atol=1e-12)
+    np.testing.assert_allclose(head1.Q, Q1, atol=1e-12)
+    np.testing.assert_allclose(head1.K, K1, atol=1e-12)
+    np.testing.assert_allclose(head1.V, V1, atol=1e-12)
 
 
 def test_head1_scores_by_hand(head1):
-    np.testing.assert_allclose(head1["scores"][0], SCORES_I, atol=1e-12)
-    np.testing.assert_allclose(head1["scores"][3], SCORES_PHONES, atol=1e-12)
-    assert head1["d_k"] == 2 and head1["sqrt_d_k"] == pytest.approx(1.41421356)
-    np.testing.assert_allclose(head1["scaled_scores"][0], [s / math.sqrt(2) for s in SCORES_I])
+    np.testing.assert_allclose(head1.scores[0], SCORES_I, atol=1e-12)
+    np.testing.assert_allclose(head1.scores[3], SCORES_PHONES, atol=1e-12)
+    assert head1.d_k == 2 and head1.sqrt_d_k == pytest.approx(1.41421356)
+    np.testing.assert_allclose(head1.scaled_scores[0], [s / math.sqrt(2) for s in SCORES_I])
 
 
 def test_head1_weights_and_output_of_i_by_hand(head1):
     weights = by_hand_softmax([s / math.sqrt(2) for s in SCORES_I])
-    np.testing.assert_allclose(head1["weights"][0], weights, rtol=1e-12)
+    np.testing.assert_allclose(head1.weights[0], weights, rtol=1e-12)
     output = [sum(w * v[c] for w, v in zip(weights, V1, strict=True)) for c in range(2)]
-    np.testing.assert_allclose(head1["output"][0], output, rtol=1e-12)
+    np.testing.assert_allclose(head1.output[0], output, rtol=1e-12)
     # I attends equally to itself and to "phones": their scores are both 1.74.
-    assert head1["weights"][0][0] == pytest.approx(head1["weights"][0][3])
+    assert head1.weights[0][0] == pytest.approx(head1.weights[0][3])
 
 
 def test_head1_terms_by_hand(head1):
     # Q[I][0] = 1.0·1 + 0.5·0 + 0.2·1 + 0.1·0: the four products behind the entry.
-    np.testing.assert_allclose(head1["Q_terms"][0, 0], [1.0, 0.0, 0.2, 0.0])
+    np.testing.assert_allclose(head1.Q_terms[0, 0], [1.0, 0.0, 0.2, 0.0])
     # scores[I][love] = 1.2·0.9 + 0.6·1.2
-    np.testing.assert_allclose(head1["score_terms"][0, 1], [1.08, 0.72])
+    np.testing.assert_allclose(head1.score_terms[0, 1], [1.08, 0.72])
 
 
 def test_head2_by_column_arithmetic(values):
     """Head 2 (our own matrices) picks Q = (x1 + x3, x0 + x2), K = (x2 + x3, x0 + x1), V = (x1 + x2, x0 + x3)."""
-    x = values["worked_example"]["X"]
-    head = values["worked_example"]["heads"][1]
-    np.testing.assert_allclose(head["Q"], np.column_stack([x[:, 1] + x[:, 3], x[:, 0] + x[:, 2]]))
-    np.testing.assert_allclose(head["K"], np.column_stack([x[:, 2] + x[:, 3], x[:, 0] + x[:, 1]]))
-    np.testing.assert_allclose(head["V"], np.column_stack([x[:, 1] + x[:, 2], x[:, 0] + x[:, 3]]))
+    x = values.worked_example.X
+    head = values.worked_example.heads[1]
+    np.testing.assert_allclose(head.Q, np.column_stack([x[:, 1] + x[:, 3], x[:, 0] + x[:, 2]]))
+    np.testing.assert_allclose(head.K, np.column_stack([x[:, 2] + x[:, 3], x[:, 0] + x[:, 1]]))
+    np.testing.assert_allclose(head.V, np.column_stack([x[:, 1] + x[:, 2], x[:, 0] + x[:, 3]]))
 
 
 def test_concat_is_head_outputs_side_by_side(values):
-    we = values["worked_example"]
-    assert we["d_model"] == 4 and we["h"] == 2 and we["d_k"] == 2
-    np.testing.assert_array_equal(we["concat"][:, :2], we["heads"][0]["output"])
-    np.testing.assert_array_equal(we["concat"][:, 2:], we["heads"][1]["output"])
-    assert we["W_O"] is None
-    np.testing.assert_array_equal(we["output"], we["concat"])
+    we = values.worked_example
+    assert we.d_model == 4 and we.h == 2 and we.d_k == 2
+    np.testing.assert_array_equal(we.concat[:, :2], we.heads[0].output)
+    np.testing.assert_array_equal(we.concat[:, 2:], we.heads[1].output)
+    assert we.W_O is None
+    np.testing.assert_array_equal(we.output, we.concat)
 
 
 def test_every_head_obeys_the_identities(values):
     """Each intermediate the scenes show adds up to the next one."""
-    for head in values["worked_example"]["heads"] + [values["cat_sat"]]:
-        np.testing.assert_allclose(head["Q_terms"].sum(axis=2), head["Q"])
-        np.testing.assert_allclose(head["V_terms"].sum(axis=2), head["V"])
-        np.testing.assert_allclose(head["score_terms"].sum(axis=2), head["scores"])
-        np.testing.assert_allclose(head["exp_scores"].sum(axis=1), head["exp_sums"])
-        np.testing.assert_allclose(head["exp_scores"] / head["exp_sums"][:, None], head["weights"])
-        np.testing.assert_allclose(head["weight_sums"], 1.0)
-        np.testing.assert_allclose(head["weighted_values"].sum(axis=1), head["output"])
+    for head in values.worked_example.heads + [values.cat_sat]:
+        np.testing.assert_allclose(head.Q_terms.sum(axis=2), head.Q)
+        np.testing.assert_allclose(head.V_terms.sum(axis=2), head.V)
+        np.testing.assert_allclose(head.score_terms.sum(axis=2), head.scores)
+        np.testing.assert_allclose(head.exp_scores.sum(axis=1), head.exp_sums)
+        np.testing.assert_allclose(head.exp_scores / head.exp_sums[:, None], head.weights)
+        np.testing.assert_allclose(head.weight_sums, 1.0)
+        np.testing.assert_allclose(head.weighted_values.sum(axis=1), head.output)
 
 
 # --- "the cat sat": identity projections, scores ÷ √4 ------------------------------
 
 
 def test_cat_sat_by_hand(values):
-    cs = values["cat_sat"]
+    cs = values.cat_sat
     e = [[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 1, 1]]
     for name in ("Q", "K", "V"):
-        np.testing.assert_array_equal(cs[name], e)
-    np.testing.assert_array_equal(cs["scores"], [[2, 0, 2], [0, 2, 2], [2, 2, 4]])
-    np.testing.assert_array_equal(cs["scaled_scores"], [[1, 0, 1], [0, 1, 1], [1, 1, 2]])
+        np.testing.assert_array_equal(getattr(cs, name), e)
+    np.testing.assert_array_equal(cs.scores, [[2, 0, 2], [0, 2, 2], [2, 2, 4]])
+    np.testing.assert_array_equal(cs.scaled_scores, [[1, 0, 1], [0, 1, 1], [1, 1, 2]])
     the = [E / (2 * E + 1), 1 / (2 * E + 1), E / (2 * E + 1)]
     cat = [1 / (2 * E + 1), E / (2 * E + 1), E / (2 * E + 1)]
     sat = [1 / (2 + E), 1 / (2 + E), E / (2 + E)]  # e^1, e^1, e^2 divided by e^1
-    np.testing.assert_allclose(cs["weights"], [the, cat, sat], rtol=1e-12)
+    np.testing.assert_allclose(cs.weights, [the, cat, sat], rtol=1e-12)
     z_the = [2 * the[0], the[1] + the[2], 2 * the[0], the[1] + the[2]]
-    np.testing.assert_allclose(cs["output"][0], z_the, rtol=1e-12)
+    np.testing.assert_allclose(cs.output[0], z_the, rtol=1e-12)
     # sat·[1, 0, 1, 0] + sat·[0, 1, 0, 1] + sat·[1, 1, 1, 1] with sat[0] = sat[1]: every entry is (1 + e)/(2 + e).
-    np.testing.assert_allclose(cs["output"][2], [(1 + E) / (2 + E)] * 4, rtol=1e-12)
+    np.testing.assert_allclose(cs.output[2], [(1 + E) / (2 + E)] * 4, rtol=1e-12)
 
 
 # --- softmax: properties ------------------------------------------------------------
@@ -226,7 +228,7 @@ def test_attend_matches_the_formula(inputs):
     q, k, v = x @ w_q, x @ w_k, x @ w_v
     scaled = q @ k.T / math.sqrt(w_q.shape[1])
     e = np.exp(scaled - scaled.max(axis=1, keepdims=True))  # e^s / Σe^s, unchanged by the shift
-    np.testing.assert_allclose(head["output"], (e / e.sum(axis=1, keepdims=True)) @ v, atol=1e-9)
+    np.testing.assert_allclose(head.output, (e / e.sum(axis=1, keepdims=True)) @ v, atol=1e-9)
 
 
 @given(head_inputs(), st.integers(0, 2**32 - 1))
@@ -234,7 +236,7 @@ def test_attend_matches_the_formula(inputs):
 def test_output_rows_lie_in_the_convex_hull_of_v(inputs, seed):
     """Along every direction u, u·output_i is at most the largest u·V_j (and at least the smallest)."""
     head = attend(*inputs)
-    v, out = head["V"], head["output"]
+    v, out = head.V, head.output
     directions = np.vstack([np.eye(v.shape[1]), np.random.default_rng(seed).standard_normal((8, v.shape[1]))])
     along_v, along_out = v @ directions.T, out @ directions.T
     assert np.all(along_out <= along_v.max(axis=0) + 1e-9)
@@ -247,10 +249,10 @@ def test_multi_head_applies_w_o():
     swap = np.array([[0.0, 1.0], [1.0, 0.0]])
     result = multi_head(x, heads, swap)
     # Both heads share their weights (same W_q, W_k); head i carries column i of x.
-    weights = result["heads"][0]["weights"]
-    np.testing.assert_allclose(result["concat"], weights @ x)
-    np.testing.assert_allclose(result["output"], (weights @ x)[:, ::-1])
-    np.testing.assert_array_equal(multi_head(x, heads)["output"], result["concat"])
+    weights = result.heads[0].weights
+    np.testing.assert_allclose(result.concat, weights @ x)
+    np.testing.assert_allclose(result.output, (weights @ x)[:, ::-1])
+    np.testing.assert_array_equal(multi_head(x, heads).output, result.concat)
 
 
 # --- the restricted view scenes get -------------------------------------------------
@@ -258,10 +260,10 @@ def test_multi_head_applies_w_o():
 
 def test_lesson_values_refuses_an_undeclared_section():
     view = lesson_values(("cat_sat",), owner="TestScene")
-    assert list(view) == ["cat_sat"] and len(view) == 1
-    assert view["cat_sat"]["scores"][2][2] == 4
+    assert view.declared == ("cat_sat",) and list(view.sections()) == ["cat_sat"]
+    assert view.cat_sat.scores[2][2] == 4
     with pytest.raises(UndeclaredSectionError, match="TestScene.*worked_example"):
-        view["worked_example"]
+        _ = view.worked_example
 
 
 def test_w_o_from_the_example_file(tmp_path):
@@ -270,5 +272,5 @@ def test_w_o_from_the_example_file(tmp_path):
     text = (ROOT / "assets/examples/default.toml").read_text().replace("# Head 1", f"{reverse}\n# Head 1", 1)
     path = tmp_path / "with_w_o.toml"
     path.write_text(text)
-    we = compute(load_example(path))["worked_example"]
-    np.testing.assert_array_equal(we["output"], we["concat"][:, ::-1])
+    we = compute(load_example(path)).worked_example
+    np.testing.assert_array_equal(we.output, we.concat[:, ::-1])

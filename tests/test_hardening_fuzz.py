@@ -137,7 +137,7 @@ def test_valid_documents_load_and_compute(folder, x):
         assert np.linalg.norm(query) < 1e-5 or np.linalg.norm(keys, axis=1).max() < 1e-5
         return
     assert loaded["worked_example"]["X"].tolist() == x
-    assert math.isfinite(float(compute(loaded)["worked_example"]["output"].sum()))
+    assert math.isfinite(float(compute(loaded).worked_example.output.sum()))
 
 
 @pytest.mark.parametrize(

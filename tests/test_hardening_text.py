@@ -18,8 +18,8 @@ from manim import tempconfig
 
 from attention_math import DEFAULT_EXAMPLE, ExampleError, load_example
 from scenes.lesson import LESSON
+from scenes.probe import probe
 from tests.conftest import copy_repo, render
-from tests.probe import probe
 
 MARKER = "mark"  # the file `\write18{>mark}` would create if TeX ran it
 HOSTILE = {
@@ -169,7 +169,7 @@ from scenes.kit.tokens import TokenRow
 
 class NarrateTokens(LessonScene):
     def construct(self):
-        tokens = self.values["worked_example"]["tokens"]
+        tokens = self.values.worked_example.tokens
         self.narrate("Tokens: " + " ".join(tokens), duration=1)
         self.add(TokenRow(tokens))
         self.wait(1)

@@ -11,7 +11,7 @@ from scenes.first_example import is_identity, vector_text
 from scenes.kit.meaning_map import MeaningMap, overlaps, place_label
 from scenes.lesson import by_class
 from scenes.meaning import standing
-from tests.probe import probe
+from scenes.probe import probe
 
 WORDS = {"a": np.array([0.0, 0.0]), "b": np.array([0.3, 0.0]), "c": np.array([3.0, 1.0]), "d": np.array([-3.0, 1.0])}
 
@@ -35,8 +35,8 @@ def test_place_label_prefers_the_side_away_from_an_arrow():
 
 
 def test_default_map_labels_touch_no_dot_or_label():
-    ss = lesson_values(("semantic_shift",), DEFAULT_EXAMPLE, owner="test")["semantic_shift"]
-    m = MeaningMap(ss["words"], ss["cluster_words"], ss["centroids"], width=11.5, height=5.4)
+    ss = lesson_values(("semantic_shift",), DEFAULT_EXAMPLE, owner="test").semantic_shift
+    m = MeaningMap(ss.words, ss.cluster_words, ss.centroids, width=11.5, height=5.4)
     marks = list(m.marks.values())
     for mark in marks:
         for other in marks:

@@ -7,7 +7,7 @@ from manim import tempconfig
 
 from scenes.kit.base import LessonScene
 from scenes.lesson import by_class
-from tests.probe import dry_run_config, load_scene_class
+from scenes.probe import dry_run_config, load_scene_class
 
 
 def played(cls_name: str):

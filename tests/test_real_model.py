@@ -3,6 +3,7 @@ the renderer's fingerprint of the file, and (with the model extra) a fresh extra
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import os
@@ -11,11 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import render
 from attention_math import ExampleError, lesson_values, load_example
 from attention_math.example import real_model_request
 from attention_math.extract_model import comparable, differences
 from attention_math.real_model import featured_head, read_data
+from render.plan import fingerprint
 from scenes.lesson import LESSON, ROOT, by_class
 
 DEFAULT = ROOT / "assets/examples/default.toml"
@@ -141,9 +142,10 @@ def test_featured_head_is_where_the_focus_looks_hardest_at_context():
 
 
 def test_values_expose_no_384_dimensional_vectors():
-    values = lesson_values(("real_model",))["real_model"]
-    assert values["layers"] * values["heads"] == values["head_count"]
-    assert all("vector" not in case for case in [values["alone"], *values["sentences"]])
+    values = lesson_values(("real_model",)).real_model
+    assert values.layers * values.heads == values.head_count
+    for case in [values.alone, *values.sentences]:
+        assert "vector" not in {f.name for f in dataclasses.fields(case)}
 
 
 # --- scenes and renderer ----------------------------------------------------------------------------
@@ -157,11 +159,11 @@ def test_real_model_scenes_close_the_lesson_and_declare_their_sections():
 
 
 def test_shift_scene_shows_only_cosines_and_the_state_size():
-    from tests.probe import numbers_shown, probe
+    from scenes.probe import numbers_shown, probe
 
-    values = lesson_values(("real_model",))["real_model"]
-    cosines = {round(c, 2) for case in [values["alone"], *values["sentences"]] for c in case["cosines"].values()}
-    assert numbers_shown(probe(by_class("TraceRealShift"))) <= cosines | {float(values["hidden_size"])}
+    values = lesson_values(("real_model",)).real_model
+    cosines = {round(c, 2) for case in [values.alone, *values.sentences] for c in case.cosines.values()}
+    assert numbers_shown(probe(by_class("TraceRealShift"))) <= cosines | {float(values.hidden_size)}
 
 
 def test_fingerprint_follows_the_content_of_a_file_a_section_names(tmp_path):
@@ -169,9 +171,9 @@ def test_fingerprint_follows_the_content_of_a_file_a_section_names(tmp_path):
     raw = {"real_model": {"data": str(data_file)}, "complexity": {}}
     shift, other = by_class("TraceRealShift"), by_class("GrowQuadratically")
     data_file.write_text("{}")
-    before = render.fingerprint(shift, raw, {}), render.fingerprint(other, raw, {})
+    before = fingerprint(shift, raw, {}), fingerprint(other, raw, {})
     data_file.write_text('{"edited": 1}')
-    after = render.fingerprint(shift, raw, {}), render.fingerprint(other, raw, {})
+    after = fingerprint(shift, raw, {}), fingerprint(other, raw, {})
     assert before[0] != after[0], "editing the data file must re-render the scenes that read it"
     assert before[1] == after[1], "scenes that do not declare the section must not re-render"
 

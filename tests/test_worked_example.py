@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from scenes.lesson import LESSON, ROOT
-from tests.probe import audit_problems, layout_problems, numbers_shown, probe
+from scenes.probe import audit_problems, layout_problems, numbers_shown, probe
 
 CHAPTER = [e for e in LESSON if e.file == "scenes/worked_example.py"]
 EXAMPLES = {

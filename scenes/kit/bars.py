@@ -22,7 +22,7 @@ from manim import (
 )
 
 from . import palette
-from .base import notation
+from .text import caption
 from .tokens import MIN_FONT_SIZE, TokenLabel, stagger
 
 NUMBER_SCALE = 1.25  # TeX digits look smaller than Pango text of the same font size
@@ -97,7 +97,7 @@ class SoftmaxBars(VGroup):
         stagger(self.labels, xs, self.baseline.get_y() - 0.12, step, direction=DOWN)
         self.total = VGroup()
         if total is not None:
-            equals = notation(TokenLabel("sum =", font_size=font + 2, color=palette.MUTED))
+            equals = caption("sum =", font + 2, palette.MUTED)
             value = DecimalNumber(total, num_decimal_places=places, font_size=(font + 2) * NUMBER_SCALE)
             self.total.add(equals, value.next_to(equals, RIGHT, buff=0.12))
             if total_at is UP:

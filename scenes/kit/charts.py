@@ -12,11 +12,11 @@ from manim import (
     Rectangle,
     RoundedRectangle,
     Square,
-    Text,
     VGroup,
 )
 
 from . import palette
+from .text import LEAD, SERIF, SMALL, caption
 
 
 def cell_grid(n: int, side: float, color: ManimColor = palette.HEAT_LOW, opacity: float = 0.8) -> VGroup:
@@ -51,16 +51,16 @@ def cell_grid(n: int, side: float, color: ManimColor = palette.HEAT_LOW, opacity
     return rows.arrange(DOWN, buff=0)
 
 
-def panel(heading: str, picture: VGroup, caption: str, width: float = 6.6, height: float = 3.1) -> VGroup:
-    """A framed card: a heading, a small picture and a one-line caption below it.
+def panel(heading: str, picture: VGroup, note: str, width: float = 6.6, height: float = 3.1) -> VGroup:
+    """A framed card: a heading, a small picture and a one-line note below it.
 
     Parameters
     ----------
     heading
         The card's title.
     picture
-        The illustration, scaled to fit between heading and caption.
-    caption
+        The illustration, scaled to fit between heading and note.
+    note
         One short explanatory line.
     width, height
         Size of the frame.
@@ -68,19 +68,19 @@ def panel(heading: str, picture: VGroup, caption: str, width: float = 6.6, heigh
     Returns
     -------
     VGroup
-        ``frame, heading, picture, caption``.
+        ``frame, heading, picture, note``.
     """
     frame = RoundedRectangle(corner_radius=0.15, width=width, height=height, stroke_color=palette.MUTED, stroke_width=2)
-    title = Text(heading, font_size=28, color=palette.TEXT, weight="BOLD")
+    title = caption(heading, LEAD, font=SERIF, weight="BOLD")
     title.next_to(frame.get_top(), DOWN, buff=0.2)
-    note = Text(caption, font_size=20, color=palette.MUTED)
-    note.scale_to_fit_width(min(note.width, width - 0.4)).next_to(frame.get_bottom(), UP, buff=0.2)
-    room = title.get_bottom()[1] - note.get_top()[1] - 0.3
+    line = caption(note, SMALL, palette.MUTED, font=SERIF)
+    line.scale_to_fit_width(min(line.width, width - 0.4)).next_to(frame.get_bottom(), UP, buff=0.2)
+    room = title.get_bottom()[1] - line.get_top()[1] - 0.3
     picture.scale_to_fit_height(min(picture.height, room))
     if picture.width > width - 0.6:
         picture.scale_to_fit_width(width - 0.6)
-    picture.move_to((title.get_bottom() + note.get_top()) / 2)
-    return VGroup(frame, title, picture, note)
+    picture.move_to((title.get_bottom() + line.get_top()) / 2)
+    return VGroup(frame, title, picture, line)
 
 
 def value_bars(

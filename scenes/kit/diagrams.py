@@ -13,16 +13,14 @@ from manim import (
     Arrow,
     CurvedArrow,
     ManimColor,
-    MathTex,
     Mobject,
     RoundedRectangle,
     Square,
-    Text,
     VGroup,
 )
 
 from . import palette
-from .tokens import TOKEN_FONT
+from .text import HEADING, LEAD, SERIF, caption, formula
 
 
 class LabelBox(VGroup):
@@ -42,7 +40,7 @@ class LabelBox(VGroup):
         font_size: float = 26,
         fill_opacity: float = 0.15,
     ) -> None:
-        self.label = Text(label, font_size=font_size, color=palette.TEXT) if isinstance(label, str) else label
+        self.label = caption(label, font_size, font=SERIF) if isinstance(label, str) else label
         box_width = width if width is not None else self.label.width + 0.6
         self.box = RoundedRectangle(
             corner_radius=0.12, width=box_width, height=height, color=color, fill_color=color
@@ -96,8 +94,8 @@ class Card(VGroup):
         font_size: float = 22,
         height: float | None = None,
     ) -> None:
-        self.heading = Text(heading, font_size=font_size + 6, color=color, weight="BOLD")
-        self.body = VGroup(*(Text(line, font_size=font_size, color=palette.TEXT) for line in lines))
+        self.heading = caption(heading, font_size + 6, color, font=SERIF, weight="BOLD")
+        self.body = VGroup(*(caption(line, font_size, font=SERIF) for line in lines))
         self.body.arrange(DOWN, aligned_edge=LEFT, buff=0.15)
         content = VGroup(self.heading, self.body).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         if content.width > width - 0.5:
@@ -116,7 +114,7 @@ class Sentence(VGroup):
     """
 
     def __init__(self, words: Sequence[str], font_size: float = 34, color: ManimColor = palette.TEXT) -> None:
-        self.text = Text(" ".join(words), font=TOKEN_FONT, font_size=font_size, color=color)
+        self.text = caption(" ".join(words), font_size, color)
         self.words = VGroup()
         start = 0
         for word in words:
@@ -154,6 +152,6 @@ class ShapeBlock(VGroup):
                 for c in range(cols)
             )
         )
-        self.name = MathTex(name, font_size=30, color=palette.TEXT).next_to(self.cells, UP, buff=0.1)
-        self.size = MathTex(rf"{rows} \times {cols}", font_size=28, color=color).next_to(self.cells, DOWN, buff=0.1)
+        self.name = formula(name, size=HEADING).next_to(self.cells, UP, buff=0.1)
+        self.size = formula(rf"{rows} \times {cols}", size=LEAD, color=color).next_to(self.cells, DOWN, buff=0.1)
         super().__init__(self.cells, self.name, self.size)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from manim import DOWN, LEFT, Animation, DecimalNumber, FadeIn, LaggedStart, Square, Text, VGroup
+from manim import DOWN, LEFT, Animation, DecimalNumber, FadeIn, LaggedStart, Square, VGroup
 
-from . import palette
-from .tokens import MIN_FONT_SIZE, TOKEN_FONT, TokenLabel, stagger
+from . import palette, text
+from .tokens import MIN_FONT_SIZE, TokenLabel, stagger
 
 CONVENTION = "rows are queries · softmax runs along each row"
 
@@ -82,8 +82,8 @@ class Heatmap(VGroup):
         stagger(self.col_labels, xs, self.cells.get_top()[1] + 0.12, cell)
         self.caption = VGroup()
         if caption:
-            text = Text(CONVENTION, font=TOKEN_FONT, font_size=20, color=palette.MUTED)
-            self.caption.add(text.next_to(self.cells, DOWN, buff=0.25))
+            convention = text.caption(CONVENTION, text.SMALL, palette.MUTED)
+            self.caption.add(convention.next_to(self.cells, DOWN, buff=0.25))
         self.add(self.cells, self.digits, self.row_labels, self.col_labels, self.caption)
 
     def _build_digits(self, cell: float, places: int, show_digits: bool | None) -> VGroup:

@@ -16,19 +16,17 @@ from manim import (
     FadeIn,
     LaggedStart,
     ManimColor,
-    MathTex,
     Mobject,
     Rectangle,
     Square,
-    Text,
     VGroup,
     VMobject,
 )
 
 from . import palette
-from .base import notation
 from .numbers import places_for
-from .tokens import MIN_FONT_SIZE, TOKEN_FONT, TokenLabel, stagger
+from .text import caption, formula, notation
+from .tokens import MIN_FONT_SIZE, TokenLabel, stagger
 
 
 def shown_indices(count: int, limit: int) -> list[int | None]:
@@ -166,7 +164,7 @@ class LabelledMatrix(VGroup):
             for c, j in enumerate(self.shown_cols):
                 if i is None or j is None:
                     mark = "⋱" if i is None and j is None else ("⋮" if i is None else "⋯")
-                    text = Text(mark, font=TOKEN_FONT, font_size=self.font_size_digits, color=palette.MUTED)
+                    text = caption(mark, self.font_size_digits, palette.MUTED)
                     marks.append(text.move_to(self._cell_center(r, c)))
         return marks
 
@@ -207,7 +205,7 @@ class LabelledMatrix(VGroup):
     def _build_name(self, name: str | None) -> VGroup:
         if name is None:
             return VGroup()
-        tex = notation(MathTex(name, font_size=self.font_size_digits * 1.4, color=self.color_role))
+        tex = notation(formula(name, size=self.font_size_digits * 1.4, color=self.color_role))
         above = self.col_labels if len(self.col_labels) else self._grid_box()
         return VGroup(tex.next_to(above, UP, buff=0.15))
 

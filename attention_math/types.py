@@ -1,0 +1,305 @@
+"""The typed values of each example section: what a scene reads as ``self.values.<section>.<field>``.
+
+Every record is a frozen dataclass. Field order is the order ``python -m attention_math`` prints
+(and its JSON keeps), so a new field goes where it reads best in that listing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+#: A vector, matrix or stack of matrices of real numbers.
+Array: TypeAlias = npt.NDArray[np.float64]
+#: Whole numbers too large for a float to count exactly (token counts, bytes).
+IntArray: TypeAlias = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class Head:
+    """One attention head on the rows of X, with every intermediate value (see ``attention.attend``).
+
+    ``*_terms[i, j]`` are the products summed into entry (i, j) of their matrix and
+    ``*_partial_sums`` their running sums; ``output_partial_sums[i, t]`` is the tip-to-tail
+    path Σ_{j≤t} weights[i, j]·V[j]. The last six fields draw each query against each key:
+    ``qk_angles[i, j]`` is the angle from q_i to k_j, and |q_i|·|k_j|·cos(angle) = scores[i, j].
+    """
+
+    W_q: Array
+    W_k: Array
+    W_v: Array
+    Q: Array
+    K: Array
+    V: Array
+    Q_terms: Array
+    K_terms: Array
+    V_terms: Array
+    scores: Array  # QKᵀ
+    score_terms: Array
+    d_k: int
+    sqrt_d_k: float
+    scaled_scores: Array  # QKᵀ / √d_k
+    exp_scores: Array  # e to each scaled score
+    exp_sums: Array  # their row sums
+    weights: Array  # row-wise softmax
+    weight_sums: Array
+    weighted_values: Array  # weights[i, j]·V[j]
+    output: Array  # weights·V
+    Q_partial_sums: Array
+    K_partial_sums: Array
+    V_partial_sums: Array
+    score_partial_sums: Array
+    exp_partial_sums: Array  # along each row of exp_scores
+    output_partial_sums: Array
+    query_norms: Array
+    key_norms: Array
+    qk_angles: Array  # signed when d_k = 2, in [0, π] otherwise
+    aligned_dots: Array  # the score each pair would have pointing the same way
+    orthogonal_dot: float
+    opposite_dots: Array
+
+
+@dataclass(frozen=True)
+class MultiHead:
+    """Every head on X, their concatenation, and the output projection when the example gives one."""
+
+    heads: list[Head]
+    concat: Array
+    W_O: Array | None
+    output: Array  # concat, or concat·W_O
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """A query and a key drawn in the plane they span, and their dot product as the key turns.
+
+    ``plane_query`` and ``plane_key`` are 2-D coordinates in an orthonormal basis of the span;
+    ``angle_*`` are their directions there, in radians. ``aligned``, ``orthogonal`` and
+    ``opposite`` are the dot products with the key along, across and against the query.
+    """
+
+    query_token: int
+    key_token: int
+    query: Array
+    key: Array
+    plane_query: Array
+    plane_key: Array
+    norm_query: float
+    norm_key: float
+    angle_query: float
+    angle_key: float
+    dot: float
+    cosine: float
+    aligned: float
+    orthogonal: float
+    opposite: float
+
+
+@dataclass(frozen=True)
+class WorkedExample:
+    """Section ``worked_example``: "I love apple phones" through every head, concatenated."""
+
+    tokens: list[str]
+    X: Array
+    d_model: int
+    h: int
+    d_k: int
+    heads: list[Head]
+    concat: Array
+    W_O: Array | None
+    output: Array
+    T: int
+    d_v: int
+    alignment: Alignment  # the first query against the drawable key it matches best (head 1)
+
+
+@dataclass(frozen=True)
+class _TokenEmbeddings:
+    """The leading fields of :class:`CatSat` (dataclasses order fields base-most first)."""
+
+    tokens: list[str]
+    E: Array
+
+
+@dataclass(frozen=True)
+class CatSat(Head, _TokenEmbeddings):
+    """Section ``cat_sat``: the notes' one head on "the cat sat", its tokens and embeddings E first."""
+
+
+@dataclass(frozen=True)
+class ScalingDemo:
+    """Section ``scaling_demo``: raw scores q·k_j, then ÷√d_k, each through softmax."""
+
+    query: Array
+    keys: Array
+    raw_terms: Array
+    raw: Array
+    d_k: int
+    sqrt_d_k: float
+    scaled: Array
+    softmax_raw: Array
+    softmax_scaled: Array
+
+
+@dataclass(frozen=True)
+class VarianceDemo:
+    """Section ``variance_demo``: dot products of random N(0, 1) vectors, raw and ÷√d_k."""
+
+    dimensions: list[int]
+    samples: int
+    seed: int
+    sqrt_dimensions: Array
+    variance_raw: Array
+    variance_scaled: Array
+    max_abs_raw: Array
+
+
+@dataclass(frozen=True)
+class SaturationDemo:
+    """Section ``saturation_demo``: the same scores multiplied up, softmax and its gradient."""
+
+    scores: Array
+    scales: Array
+    scaled_scores: Array
+    weights: Array
+    max_weight: Array
+    jacobians: Array
+    gradient_norm: Array  # Frobenius norm of each Jacobian
+
+
+@dataclass(frozen=True)
+class Complexity:
+    """Section ``complexity``: N² comparisons and the memory of one N×N attention matrix."""
+
+    sequence_lengths: list[int]
+    comparisons: IntArray
+    bytes_per_weight: int
+    memory_bytes: IntArray
+    doubling_factor: int
+    grid_lengths: list[int]
+    grid_cells: list[int]
+
+
+@dataclass(frozen=True)
+class RnnDecay:
+    """Section ``rnn_decay``: the source word's signal after each recurrent step."""
+
+    tokens: list[str]
+    source: int
+    target: int
+    retention: float
+    steps: int
+    signal: Array
+    signal_at_target: float
+    attention_path_length: int
+    sequential_steps: int
+    pairs: int
+
+
+@dataclass(frozen=True)
+class TrainStation:
+    """Section ``train_station``: parameter-free self-attention over the blog post's sentence."""
+
+    tokens: list[str]
+    embeddings: Array
+    d: int
+    sqrt_d: float
+    scores: Array
+    scaled_scores: Array
+    weights: Array
+    output: Array
+    focus: int
+    strongest_other: int
+
+
+@dataclass(frozen=True)
+class ShiftCase:
+    """One sentence of ``semantic_shift``: its focus word's move on the meaning map."""
+
+    sentence: str
+    tokens: list[str]
+    word: str
+    focus: int
+    positions: Array
+    weights: Array
+    pulls: Array
+    path: Array  # before, then the partial sums of the pulls
+    before: Array
+    after: Array
+    distance_before: dict[str, float]
+    distance_after: dict[str, float]
+
+
+@dataclass(frozen=True)
+class SemanticShift:
+    """Section ``semantic_shift``: the meaning map and each sentence's shift."""
+
+    words: dict[str, Array]
+    cluster_words: dict[str, list[str]]
+    clusters: dict[str, Array]
+    centroids: dict[str, Array]
+    cases: list[ShiftCase]
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A word's vector placed on the 2-D map, with its cosine similarity to each cluster's centroid."""
+
+    pieces: list[str]
+    point: Array
+    cosines: dict[str, float]
+    nearest: str
+
+
+@dataclass(frozen=True)
+class RealSentence:
+    """One sentence through the real model: its pieces, attention, placement and featured head."""
+
+    text: str
+    pieces: list[str]
+    focus_pieces: list[int]
+    attention: Array  # layers × heads × pieces × pieces
+    point: Array
+    cosines: dict[str, float]
+    nearest: str
+    context_pieces: list[int]
+    featured: tuple[int, int]  # (layer, head)
+    featured_row: Array
+    featured_strongest: int
+    special_share: float
+
+
+@dataclass(frozen=True)
+class RealModel:
+    """Section ``real_model``: what the "A real transformer" scenes show from the model-data file."""
+
+    model: str
+    data_file: str
+    hidden_size: int
+    layers: int
+    heads: int
+    head_count: int
+    focus: str
+    sentences: list[RealSentence]
+    alone: Placement
+    cluster_words: dict[str, list[str]]
+    cluster_points: dict[str, Array]
+    centroid_points: dict[str, Array]
+
+
+#: The values of any one section.
+Section: TypeAlias = (
+    WorkedExample
+    | CatSat
+    | ScalingDemo
+    | VarianceDemo
+    | SaturationDemo
+    | Complexity
+    | RnnDecay
+    | TrainStation
+    | SemanticShift
+    | RealModel
+)
