@@ -9,10 +9,11 @@ STAMP := $(VENV)/.installed
 
 # pycairo and manimpango build from source (cairo, pango); ffprobe checks outputs;
 # a minimal TeX Live with dvisvgm renders MathTex; Chromium runs the lesson page's browser tests;
-# DejaVu and Droid Sans Fallback draw tokens in Latin, Greek, Cyrillic and CJK scripts.
+# DejaVu and Droid Sans Fallback draw tokens in Latin, Greek, Cyrillic and CJK scripts;
+# espeak-ng is the fallback voice (the neural voice, piper, comes from requirements.txt).
 SYSTEM_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev ffmpeg \
 	texlive-latex-base texlive-latex-recommended texlive-latex-extra \
-	texlive-fonts-recommended dvisvgm chromium fonts-dejavu-core fonts-droid-fallback
+	texlive-fonts-recommended dvisvgm chromium fonts-dejavu-core fonts-droid-fallback espeak-ng
 
 .PHONY: setup system render test lint bench clean model-data model-check
 
@@ -32,11 +33,12 @@ system:
 			|| { echo "error: apt-get could not install: $$missing" >&2; exit 1; }; \
 	fi
 
-$(STAMP): requirements.txt
+$(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
-	@# Make the repository importable from scene files run by plain `manim`.
-	echo "$(CURDIR)" > "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/attention_lesson.pth"
+	@# The project itself, editable: importable from scene files run by plain `manim`, and the
+	@# `attention-lesson` command. The pinned setuptools above builds it (no download).
+	$(PY) -m pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
 	touch $@
 
 render: setup

@@ -1,6 +1,7 @@
 """The lesson as slides: the same scenes rendered a second way, with manim-slides, one slide per narrated step.
 
-:func:`build_slides` writes ``slides/lesson.html`` (reveal.js, offline) and ``slides/lesson.pptx``.
+render.py renders each scene's slides through its workers, like the clips (``render.slides``);
+:func:`write_decks` then writes ``slides/lesson.html`` (reveal.js, offline) and ``slides/lesson.pptx``.
 """
 
 from __future__ import annotations
@@ -14,14 +15,13 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from scenes.lesson import LESSON, Entry
+from render.files import write_atomically
+from scenes.lesson import Entry
 
-ROOT = Path(__file__).resolve().parent.parent
 FOLDER = "slides"  # inside the output folder
 DECK = "lesson"
 INDEX = "slides.json"  # which slides belong to which scene: the lesson page links to them
@@ -30,7 +30,6 @@ REVEAL = "reveal.js"
 #: the reveal.js release manim-slides 5.7.0's template is written for, from the npm registry
 REVEAL_VERSION = "6.0.1"
 REVEAL_INTEGRITY = "sha512-9eacArNIgqO2HGWOK+93gJNn+gvdGDVbSq+i2u3Ja9kjiHps0XNLpgYTZTYjKRH91uXy3clGimeGiw4umHG/tg=="
-LOG_TAIL_LINES = 15
 #: manim-slides' reveal.js template puts the notes in raw, as Markdown; narration holds any token (``<b>``, ``_``)
 RAW_NOTES = '<aside class="notes" data-markdown>{{ slide_config.notes }}</aside>'
 ESCAPED_NOTES = '<aside class="notes">{{ slide_config.notes | e }}</aside>'
@@ -78,56 +77,6 @@ def slide_module(entry: Entry, folder: Path) -> str:
 def slides_fingerprint(clip_fingerprint: str) -> str:
     """A scene's slides change with its clip (sources, values, quality) and with this module."""
     return hashlib.sha256(clip_fingerprint.encode() + Path(__file__).read_bytes()).hexdigest()
-
-
-# --- rendering ---------------------------------------------------------------------------
-
-
-def render_scene(entry: Entry, scenes: Path, quality_flag: str, example: Path) -> None:
-    """Render one scene as slides with plain manim, in its own media folder.
-
-    Raises
-    ------
-    SlidesError
-        When manim fails or writes no slides; the message ends with manim's log.
-    """
-    work = scenes / "work" / entry.cls  # a class name is a safe folder name; an id might not be
-    shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
-    module = work / f"{entry.cls.lower()}_slides.py"
-    module.write_text(slide_module(entry, scenes), encoding="utf-8")
-    (scenes / f"{entry.cls}.json").unlink(missing_ok=True)
-    command = [sys.executable, "-m", "manim", "render", quality_flag, "--disable_caching",
-               "--progress_bar", "none", "--media_dir", str(work / "media"), str(module), entry.cls]  # fmt: skip
-    env = {
-        **os.environ,
-        "ATTENTION_EXAMPLE": str(example),
-        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
-    }
-    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL)
-    if result.returncode or not (scenes / f"{entry.cls}.json").is_file():
-        tail = "\n".join((result.stdout + result.stderr).strip().splitlines()[-LOG_TAIL_LINES:])
-        raise SlidesError(f"{entry.id} ({entry.file}::{entry.cls}) could not be rendered as slides:\n{tail}")
-    shutil.rmtree(work)
-
-
-def render_scenes(entries: list[Entry], fingerprints: dict[str, str], scenes: Path, quality_flag: str,
-                  example: Path, jobs: int) -> None:  # fmt: skip
-    """Render the scenes whose slides are missing or out of date, ``jobs`` at a time."""
-    done_file = scenes / "fingerprints.json"
-    done = json.loads(done_file.read_text(encoding="utf-8")) if done_file.is_file() else {}
-    todo = [e for e in entries if done.get(e.id) != fingerprints[e.id] or not (scenes / f"{e.cls}.json").is_file()]
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = {e.id: pool.submit(render_scene, e, scenes, quality_flag, example) for e in todo}
-    errors = []
-    for entry_id, future in futures.items():
-        if future.exception():
-            errors.append(str(future.exception()))
-        else:
-            done[entry_id] = fingerprints[entry_id]
-            done_file.write_text(json.dumps(done, indent=2) + "\n", encoding="utf-8")
-    if errors:
-        raise SlidesError("\n\n".join(errors))
 
 
 # --- the decks ---------------------------------------------------------------------------
@@ -198,34 +147,17 @@ def slide_counts(scenes: Path, entries: list[Entry]) -> list[dict]:
     return index
 
 
-def build_slides(output: Path, quality_flag: str, example: Path, jobs: int = 1) -> dict:
-    """Render every clip of ``output/manifest.json`` as slides and write the HTML and PPTX decks.
-
-    Parameters
-    ----------
-    output
-        render.py's output folder; the decks go to its ``slides/`` folder.
-    quality_flag
-        manim's quality flag (``-ql`` … ``-qk``), as for the clips.
-    example
-        The example-values file the clips were rendered with.
-    jobs
-        Scenes rendered at the same time.
+def write_decks(output: Path, entries: list[Entry]) -> dict[str, Any]:
+    """Write the HTML and PPTX decks of ``entries``' slides (already rendered into ``slides/.scenes/``).
 
     Returns
     -------
     dict
         What ``slides/slides.json`` holds: the decks' paths (relative to ``output``) and each scene's slides.
     """
-    manifest = json.loads((output / "manifest.json").read_text(encoding="utf-8"))
-    clips = {r["id"]: r["fingerprint"] for r in manifest["scenes"] if r.get("file") and r.get("current")}
-    entries = [e for e in LESSON if e.id in clips]
     if not entries:
         raise SlidesError(f"{output / 'manifest.json'} lists no rendered clip to make slides from")
     folder, scenes = output / FOLDER, output / FOLDER / SCENES
-    scenes.mkdir(parents=True, exist_ok=True)
-    fingerprints = {e.id: slides_fingerprint(clips[e.id]) for e in entries}
-    render_scenes(entries, fingerprints, scenes, quality_flag, example, jobs)
     install_reveal(folder)
     classes = [e.cls for e in entries]
     convert(scenes, classes, folder / f"{DECK}.html", f"-ccdn_url={REVEAL}", "-ctitle=Self-attention, animated",
@@ -237,5 +169,5 @@ def build_slides(output: Path, quality_flag: str, example: Path, jobs: int = 1) 
         "pptx": f"{FOLDER}/{DECK}.pptx",
         "scenes": slide_counts(scenes, entries),
     }
-    (folder / INDEX).write_text(json.dumps(index, indent=2) + "\n", encoding="utf-8")
+    write_atomically(folder / INDEX, json.dumps(index, indent=2) + "\n")
     return index

@@ -28,22 +28,22 @@ from scenes.kit.base import LessonScene
 
 class ShowModelWidth(LessonScene):
     def construct(self):
-        values = self.values["worked_example"]
+        values = self.values.worked_example
         self.narrate("The first token and the model width.", duration=1)
-        self.add(VGroup(Text(values["tokens"][0]), DecimalNumber(values["X"][0][0])).arrange(DOWN))
+        self.add(VGroup(Text(values.tokens[0]), DecimalNumber(values.X[0][0])).arrange(DOWN))
         self.wait(1)
 
 
 class ShowScaling(LessonScene):
     def construct(self):
         self.narrate("The square root of d k.", duration=1)
-        self.add(DecimalNumber(self.values["scaling_demo"]["sqrt_d_k"]))
+        self.add(DecimalNumber(self.values.scaling_demo.sqrt_d_k))
         self.wait(1)
 
 
 class ReadUndeclared(LessonScene):
     def construct(self):
-        self.add(DecimalNumber(self.values["complexity"]["bytes_per_weight"]))  # not in its depends_on
+        self.add(DecimalNumber(self.values.complexity.bytes_per_weight))  # not in its depends_on
         self.wait(1)
 '''
 TINY_LESSON = """
@@ -83,9 +83,14 @@ def rendered(repo: Path) -> Path:
     return repo / "out"
 
 
-def render(repo: Path, *args: str, output: str = "out", python: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
-    """``python render.py --quality low --output OUTPUT ARGS`` in ``repo``, to its end."""
-    command = [sys.executable, *python, "render.py", "--quality", "low", "--output", output, *args]
+def render(
+    repo: Path, *args: str, output: str = "out", python: tuple[str, ...] = (), voice: str = "none"
+) -> subprocess.CompletedProcess:
+    """``python render.py --quality low --output OUTPUT --voice VOICE ARGS`` in ``repo``, to its end.
+
+    Silent by default: these tests are about rendering; tests/test_narration.py renders with the voice.
+    """
+    command = [sys.executable, *python, "render.py", "--quality", "low", "--output", output, "--voice", voice, *args]
     return subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=300)
 
 
@@ -134,3 +139,11 @@ def alive(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+@pytest.fixture(scope="session")
+def lesson(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two real scenes with slides, rendered once per test session (the page and slide tests share it)."""
+    from tests.browser.helpers import render_lesson
+
+    return render_lesson(tmp_path_factory.getbasetemp() / "lesson")

@@ -60,6 +60,6 @@ def test_an_output_that_is_a_file_is_refused_and_kept(repo, tmp_path):
     taken = tmp_path / "notes.txt"
     taken.write_text("my notes")
     result = render(repo, "--scenes", "width", output=str(taken))
-    assert result.returncode == 1 and "Traceback" not in result.stderr
-    assert result.stderr.startswith(f"error: cannot write the outputs in {taken}: File exists"), result.stderr
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.startswith(f"error: --output {taken} is a file, not a folder"), result.stderr
     assert taken.read_text() == "my notes"

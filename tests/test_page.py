@@ -16,17 +16,12 @@ import pytest
 import srt
 
 from publish.page import write_page
-from tests.browser.helpers import SCENES, chromium, render_lesson, static_server
+from tests.browser.helpers import SCENES, chromium, static_server
 
 ALL_LOADED = """() => [...document.querySelectorAll('video')].every(v =>
     v.readyState >= 1 && v.textTracks.length === 1 && v.textTracks[0].cues && v.textTracks[0].cues.length > 0)"""
 VIDEOS = """() => [...document.querySelectorAll('video')].map(v => ({
     id: v.id, duration: v.duration, cues: [...v.textTracks[0].cues].map(c => c.getCueAsHTML().textContent)}))"""
-
-
-@pytest.fixture(scope="module")
-def lesson(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return render_lesson(tmp_path_factory.getbasetemp() / "lesson")
 
 
 @pytest.fixture(scope="module")
@@ -168,3 +163,13 @@ def test_lesson_text_is_escaped(lesson: Path, browser: object, tmp_path: Path) -
     assert page.inner_text(".transcript p") == narration.content
     assert page.evaluate(VIDEOS)[0]["cues"] == [narration.content]
     page.close()
+
+
+def test_the_page_plays_the_narration(site: dict, lesson: Path) -> None:
+    """Every video on the page is unmuted, and Chromium decodes sound from the lesson video as it plays."""
+    page = site["page"]
+    assert page.eval_on_selector_all("video", "vs => vs.map(v => v.muted)") == [False] * (len(SCENES) + 1)
+    page.click("#lesson")  # a real click: the user gesture browsers ask for before playing sound
+    page.evaluate("() => document.getElementById('lesson').play()")
+    page.wait_for_function("() => document.getElementById('lesson').webkitAudioDecodedByteCount > 0", timeout=10_000)
+    page.evaluate("() => document.getElementById('lesson').pause()")

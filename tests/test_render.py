@@ -236,7 +236,7 @@ REAL_SCENE = """
 
 class ShowRealFocus(LessonScene):
     def construct(self):
-        self.add(Text(self.values["real_model"]["focus"]))
+        self.add(Text(self.values.real_model.focus))
         self.wait(1)
 """
 REAL_LESSON = 'LESSON.append(Entry("real", "Tiny", "Real", "scenes/tiny.py", "ShowRealFocus", ("real_model",)))\n'

@@ -1,9 +1,13 @@
 """Every lesson scene, played without rendering: layout, numbers audit, narration."""
 
+import subprocess
+import sys
+
 import pytest
 
 from scenes.lesson import LESSON, ROOT
-from tests.probe import audit_problems, layout_problems, probe
+from scenes.narration.spoken import unspeakable
+from scenes.probe import audit_problems, layout_problems, probe
 
 _snapshots: dict[str, list] = {}
 
@@ -37,3 +41,32 @@ def test_scene_narrates(entry):
     narration = snapshots(entry)[-1].narration
     assert narration, "no add_subcaption: the clip would have no subtitles"
     assert all(len(line) <= 160 for line in narration), "a subtitle too long to read in one go"
+
+
+def test_probe_names_an_unknown_scene_without_a_traceback():
+    result = subprocess.run(
+        [sys.executable, "-m", "scenes.probe", "dot-product"], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert result.returncode == 2
+    assert "no scene 'dot-product'" in result.stderr and "did you mean 'dot-products'?" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("entry", LESSON, ids=[e.id for e in LESSON])
+def test_every_sentence_can_be_said(entry):
+    """No notation reaches the voice as a bare symbol (``_``, ``√``, ``ᵀ``, ``×``…)."""
+    said = snapshots(entry)[-1].said
+    assert len(said) == len(snapshots(entry)[-1].narration)
+    assert {line: unspeakable(line) for line in said if unspeakable(line)} == {}
+
+
+@pytest.mark.parametrize(
+    ("example", "said"),
+    [
+        (None, "the square root of d k equals one point four one"),  # d_k = 4 / 2 heads = 2; √2 ≈ 1.41
+        (ROOT / "tests/examples/two_tokens.toml", "the square root of d k equals two"),  # one head: d_k = 4
+    ],
+)
+def test_the_voice_says_the_value_computed_from_the_example(example, said):
+    entry = next(e for e in LESSON if e.id == "scale-softmax")
+    assert any(said in line for line in probe(entry, example)[-1].said)

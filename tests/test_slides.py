@@ -15,17 +15,11 @@ import srt
 from bs4 import BeautifulSoup
 from pptx.opc.constants import RELATIONSHIP_TYPE
 
-from attention_math import DEFAULT_EXAMPLE
-from publish.slides import SlidesError, build_slides
+from publish.slides import SlidesError, write_decks
 from scenes.lesson import LESSON
 from tests.browser.helpers import SCENES, chromium, render_lesson
 
 FRAME = 1 / 15  # low quality: 15 frames per second
-
-
-@pytest.fixture(scope="module")
-def lesson(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return render_lesson(tmp_path_factory.getbasetemp() / "lesson")
 
 
 def manifest(lesson: Path) -> dict:
@@ -121,15 +115,24 @@ def test_html_deck_opens_offline_from_disk(lesson: Path, tmp_path: Path) -> None
     assert problems == []
 
 
+def test_slides_render_through_the_workers_with_progress_and_a_summary(lesson: Path) -> None:
+    printed = lesson.with_name(f"{lesson.name}.stdout").read_text(encoding="utf-8")
+    ids = [e.id for e in LESSON]
+    for scene in SCENES:
+        assert f"rendered {ids.index(scene) + 1:02d}-{scene}-slides in" in printed, printed
+    slide_count = len(narrations(lesson))
+    assert f"slides: slides/lesson.html and slides/lesson.pptx, {slide_count} slides from 2 scenes" in printed
+
+
 def test_unchanged_scenes_are_not_rendered_again_as_slides(lesson: Path) -> None:
     scenes = sorted((lesson / "slides" / ".scenes").glob("*.json"))
     before = {path: path.stat().st_mtime_ns for path in scenes}
-    build_slides(lesson, "-ql", DEFAULT_EXAMPLE, jobs=2)
+    render_lesson(lesson)
     assert {path: path.stat().st_mtime_ns for path in scenes} == before
+    assert "-slides in" not in lesson.with_name(f"{lesson.name}.stdout").read_text(encoding="utf-8")
     assert (lesson / "slides" / "lesson.pptx").is_file() and not list((lesson / "slides").glob("*.part.*"))
 
 
 def test_no_clip_to_make_slides_from_is_a_clear_error(tmp_path: Path) -> None:
-    (tmp_path / "manifest.json").write_text(json.dumps({"scenes": [], "lesson": None}), encoding="utf-8")
     with pytest.raises(SlidesError, match="manifest.json lists no rendered clip"):
-        build_slides(tmp_path, "-ql", tmp_path / "example.toml")
+        write_decks(tmp_path, [])

@@ -29,11 +29,15 @@ CHROMIUM_ARGS = [
 
 
 def render_lesson(output: Path) -> Path:
-    """Render :data:`SCENES` with slides into ``output`` (a no-op when already done: render.py is incremental)."""
+    """Render :data:`SCENES` with slides into ``output`` (a no-op when already done: render.py is incremental).
+
+    What render.py printed is kept beside the folder, in ``<output>.stdout``.
+    """
     command = [sys.executable, "render.py", "--scenes", *SCENES, "--quality", "low", "--jobs", "2",
                "--slides", "--output", str(output)]  # fmt: skip
     result = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, f"render.py failed:\n{result.stdout[-2000:]}\n{result.stderr[-3000:]}"
+    output.with_name(f"{output.name}.stdout").write_text(result.stdout, encoding="utf-8")
     return output
 
 

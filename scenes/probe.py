@@ -5,13 +5,16 @@ written) and, after each ``play``/``wait``, records every visible text-like mobj
 its bounding box and the numbers it shows. The layout test and the numbers audit
 are built on these snapshots.
 
-Command line, for checking a scene while writing it::
+Command line, for checking a scene while writing it (exit 1 when it finds a problem, 2 for an
+unknown scene)::
 
-    .venv/bin/python -m tests.probe multiply-queries [--example PATH]
+    .venv/bin/python -m scenes.probe multiply-queries [--example PATH]
 """
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
 import importlib.util
 import os
 import re
@@ -31,7 +34,7 @@ from manim import (
     tempconfig,
 )
 
-from attention_math import compute, load_example
+from attention_math import LessonValues, compute, load_example
 from scenes.kit.base import EXAMPLE_ENV
 from scenes.lesson import LESSON, ROOT, Entry
 
@@ -70,6 +73,7 @@ class Snapshot:
     call: str
     shown: list[Shown] = field(default_factory=list)
     narration: list[str] = field(default_factory=list)  # subtitles added up to this step
+    said: list[str] = field(default_factory=list)  # the same sentences as the voice reads them
 
 
 def _is_text(m: Mobject) -> bool:
@@ -159,7 +163,7 @@ def probe(entry: Entry, example: str | Path | None = None) -> list[Snapshot]:
             def recording(method, call):
                 def wrapper(*args, **kwargs):
                     result = method(*args, **kwargs)
-                    snap = Snapshot(len(snapshots), call, narration=list(narration))
+                    snap = Snapshot(len(snapshots), call, narration=list(narration), said=list(scene.said))
                     for mob in scene.mobjects:
                         _collect(mob, False, snap.shown)
                     snapshots.append(snap)
@@ -219,7 +223,12 @@ def computed_numbers(values: object) -> np.ndarray:
     out: list[float] = []
 
     def walk(v: object) -> None:
-        if isinstance(v, dict):
+        if isinstance(v, LessonValues):
+            walk(v.sections())
+        elif dataclasses.is_dataclass(v) and not isinstance(v, type):
+            for f in dataclasses.fields(v):
+                walk(getattr(v, f.name))
+        elif isinstance(v, dict):
             for sub in v.values():
                 walk(sub)
         elif isinstance(v, list | tuple):
@@ -257,11 +266,16 @@ def numbers_shown(snapshots: list[Snapshot]) -> set[float]:
 def main(argv: list[str]) -> int:
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m tests.probe")
+    parser = argparse.ArgumentParser(prog="python -m scenes.probe")
     parser.add_argument("scene", help="lesson id or Scene class name")
     parser.add_argument("--example")
     args = parser.parse_args(argv)
-    entry = next(e for e in LESSON if args.scene in (e.id, e.cls))
+    entry = next((e for e in LESSON if args.scene in (e.id, e.cls)), None)
+    if entry is None:
+        close = difflib.get_close_matches(args.scene, [e.id for e in LESSON], n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else " (python render.py --list shows the ids)"
+        print(f"error: no scene {args.scene!r} in the lesson{hint}", file=sys.stderr)
+        return 2
     snaps = probe(entry, args.example)
     problems = layout_problems(snaps) + audit_problems(entry, snaps, args.example)
     print(f"{entry.id}: {len(snaps)} steps, {sum(len(s.shown) for s in snaps)} texts checked")
