@@ -17,6 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import srt
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -161,6 +163,27 @@ def main() -> None:
         verdict = "only the dependents" if rendered == dependents else f"expected {len(dependents)} dependents"
         row(f"4. render.py after editing {change}", after_edit, f"rendered {len(rendered)} of {len(scenes)}: {verdict}")
         compare_sentence_lengths(scenes, args, Path(tmp))
+        compare_voices(scenes, args, Path(tmp), cold)
+
+
+def compare_voices(scenes: list[Entry], args: argparse.Namespace, tmp: Path, voiced: float) -> None:
+    """Rows 6-7: synthesis speed of the narration the cold run said, cold and cached; the render without a voice."""
+    from scenes.narration.spoken import spoken
+    from scenes.narration.voice import Speaker, best_installed
+
+    voice = best_installed()
+    sentences = [cue.content for clip in sorted((tmp / "out").glob("*-*.srt")) for cue in srt.parse(clip.read_text())]
+    times = []
+    for _ in range(2):  # cold, then from the cache
+        speaker, started = Speaker(voice, tmp / "voice-cache"), time.perf_counter()
+        speech = sum(speaker.say(spoken(text)).seconds for text in sentences)
+        times.append(time.perf_counter() - started)
+        speaker.close()
+    for name, seconds in zip(("cold", "cached"), times, strict=True):
+        row(f"6. {voice} voice, {len(sentences)} sentences ({speech:.0f} s of speech), {name}", seconds,
+            f"{seconds / speech:.3f} s per second of speech")  # fmt: skip
+    silent = render_py(scenes, args, tmp / "silent", "--voice", "none")
+    row("7. render.py --voice none (cold)", silent, f"with the {voice} voice (row 2): {voiced / silent:.2f}× the time")
 
 
 def row(name: str, seconds: float, comparison: str) -> None:
