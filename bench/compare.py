@@ -19,11 +19,8 @@ from pathlib import Path
 
 import srt
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from attention_math.example import DEFAULT_EXAMPLE, read_toml  # noqa: E402
-from scenes.lesson import LESSON, Entry  # noqa: E402
+from attention_math.example import DEFAULT_EXAMPLE, ROOT, read_toml
+from scenes.lesson import LESSON, Entry
 
 QUALITY_FLAGS = {"low": "-ql", "medium": "-qm", "high": "-qh", "4k": "-qk"}
 EDITED_SECTION = "worked_example"

@@ -262,7 +262,7 @@ class Run:
         try:
             said = json.loads(listing.read_text(encoding="utf-8"))
         except (OSError, ValueError) as error:
-            raise CheckError(f"the scene did not list its narration ({listing.name}): {describe(error)}") from error
+            raise CheckError(f"the scene did not list its narration ({listing.name}): {error}") from error
         voiced = video.with_name(f"voiced{video.suffix}")
         add_soundtrack(video, [Cue(float(s["start"]), Path(s["wav"])) for s in said], duration, voiced)
         return voiced

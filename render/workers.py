@@ -60,12 +60,11 @@ def start(job: Job, settings: Settings, arguments: Callable[[Job, Settings, Path
 
 
 def scene_env(job: Job, settings: Settings) -> dict[str, str]:
-    """What the scene reads from its environment: the example, and for a clip the voice and where to
-    list what it said (slides are stepped by hand, and silent)."""
-    voice = settings.voice if job.kind == "clip" else "none"
+    """What the scene reads from its environment: the example, the voice (which paces clips and slides
+    alike, from one cache of speech) and where to list what it said."""
     return {
         "ATTENTION_EXAMPLE": str(settings.example),
-        "ATTENTION_VOICE": voice,
+        "ATTENTION_VOICE": settings.voice,
         "ATTENTION_VOICE_CACHE": str(settings.voice_cache),
         "ATTENTION_NARRATION": str(job.work_dir(settings.output) / NARRATION),
     }

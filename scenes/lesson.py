@@ -8,9 +8,6 @@ those (see ``attention_math.LessonValues``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @dataclass(frozen=True)

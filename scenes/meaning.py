@@ -32,6 +32,7 @@ from scenes.kit import (
     TokenRow,
     caption,
     formula,
+    notation,
     palette,
 )
 from scenes.kit.meaning_map import MeaningMap, cluster_color
@@ -205,7 +206,7 @@ class ShiftMeaning(LessonScene):
 class SummarizeTakeaways(LessonScene):
     """The slide deck's key takeaways, one line per idea, as a closing card."""
 
-    TAKEAWAYS = (
+    TAKEAWAYS = (  # fixed facts, true of any example: notation for the numbers audit
         ("Projections", "each token becomes a query, a key and a value", palette.QUERY),
         ("Scores", "Q · K: how relevant each token is to each other token", palette.KEY),
         ("Softmax", "turns each row of scores into weights that add up to 1", palette.HEAT_HIGH),
@@ -217,7 +218,7 @@ class SummarizeTakeaways(LessonScene):
         self.show_title()
         rows = VGroup(
             *(
-                VGroup(caption(name, LEAD, color), caption(text, CAPTION)).arrange(RIGHT, buff=0.4)
+                VGroup(caption(name, LEAD, color), notation(caption(text, CAPTION))).arrange(RIGHT, buff=0.4)
                 for name, text, color in self.TAKEAWAYS
             )
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.45)

@@ -35,8 +35,9 @@ from manim import (
 )
 
 from attention_math import LessonValues, compute, load_example
+from attention_math.example import ROOT
 from scenes.kit.base import EXAMPLE_ENV
-from scenes.lesson import LESSON, ROOT, Entry
+from scenes.lesson import LESSON, Entry
 
 MIN_FONT_SIZE = 16  # below this, text is not legible at 480p
 FRAME_TOLERANCE = 0.02

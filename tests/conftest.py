@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+from attention_math.example import ROOT as REPO
+
 TINY_SCENES = '''
 """Tiny scenes for the render.py tests."""
 
@@ -94,9 +95,9 @@ def render(
     return subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=300)
 
 
-def start(repo: Path, *args: str, output: str) -> subprocess.Popen:
-    """render.py started in its own session (a process group, as a terminal would make)."""
-    command = [sys.executable, "render.py", "--quality", "low", "--output", output, *args]
+def start(repo: Path, *args: str, output: str, voice: str = "none") -> subprocess.Popen:
+    """render.py started in its own session (a process group, as a terminal would make); silent, like render()."""
+    command = [sys.executable, "render.py", "--quality", "low", "--output", output, "--voice", voice, *args]
     return subprocess.Popen(
         command, cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
     )

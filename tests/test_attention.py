@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,10 +21,10 @@ from attention_math import (
     softmax,
     softmax_jacobian,
 )
+from attention_math.example import ROOT
 from attention_math.types import Head
 
 E = math.e
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from attention_math import LessonValues, compute, load_example
+from attention_math.example import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SOURCES_ENV = "LESSON_SOURCES"
 ERRATA = ROOT / "docs" / "errata.md"
 DECK = "000"  # the slide deck "I love apple phones"

@@ -11,8 +11,8 @@ import pytest
 
 from attention_math import DEFAULT_EXAMPLE
 from attention_math.__main__ import main
+from attention_math.example import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = DEFAULT_EXAMPLE.read_text()
 HEAD_1_W_Q = "W_q = [[1, 0], [0, 1], [1, 0], [0, 1]]"
 CAT_IDENTITY = "[[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]"

@@ -37,3 +37,6 @@ def test_broken_example_changes_nothing_rendered(repo, rendered, tmp_path, text,
 @pytest.mark.parametrize(("make", "expected"), [c[1:] for c in UNUSABLE], ids=[c[0] for c in UNUSABLE])
 def test_unusable_example_changes_nothing_rendered(repo, rendered, tmp_path, make, expected):
     assert_refused(repo, rendered, make(tmp_path), "", expected)
+
+
+pytestmark = pytest.mark.render  # renders through render.py or manim (pytest -m "not render" leaves it out)

@@ -64,3 +64,6 @@ def test_ctrl_c_pressed_again_and_again_never_shows_a_traceback(repo):
     assert run.returncode == 130, stderr
     assert "Traceback" not in stderr and "interrupted: finished scenes are in place" in stderr
     assert not (out / ".work").exists()
+
+
+pytestmark = pytest.mark.render  # renders through render.py or manim (pytest -m "not render" leaves it out)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from attention_math import DEFAULT_EXAMPLE
 from tests.conftest import TINY_SCENES, copy_repo, manifest, render
 
@@ -63,3 +65,6 @@ def test_an_output_that_is_a_file_is_refused_and_kept(repo, tmp_path):
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.startswith(f"error: --output {taken} is a file, not a folder"), result.stderr
     assert taken.read_text() == "my notes"
+
+
+pytestmark = pytest.mark.render  # renders through render.py or manim (pytest -m "not render" leaves it out)

@@ -89,3 +89,6 @@ def test_output_below_a_read_only_folder_fails_clearly(repo, small_disk):
     mount("-o", "remount,ro", str(small_disk))
     result = render(repo, *GOOD, output="disk/new")
     assert_clear_failure(result, small_disk / "new", "Read-only file system")
+
+
+pytestmark = pytest.mark.render  # renders through render.py or manim (pytest -m "not render" leaves it out)

@@ -209,3 +209,6 @@ def test_the_deck_template_escapes_speaker_notes(tmp_path):
     page = (tmp_path / "deck.html").read_text(encoding="utf-8")
     assert f'<aside class="notes">{html.escape(notes)}</aside>' in page
     assert "<script>alert(1)</script>" not in page
+
+
+pytestmark = pytest.mark.render  # renders through render.py or manim (pytest -m "not render" leaves it out)

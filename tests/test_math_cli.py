@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from attention_math.example import ROOT
+
 HEAD_KEYS = {"W_q", "W_k", "W_v", "Q", "K", "V", "scores", "scaled_scores", "weights", "output"}
 CASE_KEYS = {"sentence", "word", "before", "after", "distance_before", "distance_after"}
 

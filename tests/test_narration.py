@@ -171,3 +171,6 @@ def test_a_synthesizer_that_fails_or_hangs_is_a_clear_error(tmp_path: Path) -> N
     finally:
         hung.kill()
         hung.wait()
+
+
+pytestmark = pytest.mark.render  # renders through render.py or manim (pytest -m "not render" leaves it out)

@@ -173,3 +173,6 @@ def test_the_page_plays_the_narration(site: dict, lesson: Path) -> None:
     page.evaluate("() => document.getElementById('lesson').play()")
     page.wait_for_function("() => document.getElementById('lesson').webkitAudioDecodedByteCount > 0", timeout=10_000)
     page.evaluate("() => document.getElementById('lesson').pause()")
+
+
+pytestmark = [pytest.mark.render, pytest.mark.browser]  # a rendered lesson, opened in Chromium

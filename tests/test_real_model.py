@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 from attention_math import ExampleError, lesson_values, load_example
-from attention_math.example import real_model_request
+from attention_math.example import ROOT, real_model_request
 from attention_math.extract_model import comparable, differences
 from attention_math.real_model import featured_head, read_data
 from render.plan import fingerprint
-from scenes.lesson import LESSON, ROOT, by_class
+from scenes.lesson import LESSON, by_class
 
 DEFAULT = ROOT / "assets/examples/default.toml"
 # all-MiniLM-L6-v2's published architecture (its model card): 6 layers, 12 heads, 384-d states.

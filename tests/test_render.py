@@ -274,3 +274,6 @@ def test_in_a_terminal_the_live_display_runs_and_the_run_finishes(repo):
     assert "\x1b[" in result.stdout  # rich drew its live display: render.py saw a terminal
     assert "1 rendered, 0 skipped, 0 failed" in result.stdout
     assert statuses(repo, "out-tty") == {"width": "rendered"}
+
+
+pytestmark = pytest.mark.render  # renders through render.py or manim (pytest -m "not render" leaves it out)

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from attention_math.example import ROOT
 from scenes.kit import palette
-from scenes.lesson import LESSON, ROOT
+from scenes.lesson import LESSON
 
 
 @pytest.mark.parametrize("entry", LESSON, ids=[e.id for e in LESSON])
@@ -27,3 +28,6 @@ def test_last_frame_renders_with_plain_manim(entry, tmp_path):
     background = np.array(palette.BACKGROUND.to_int_rgb())
     drawn = np.any(np.abs(pixels.astype(int) - background) > 24, axis=2)
     assert drawn.mean() > 0.005, "the last frame is (almost) empty"
+
+
+pytestmark = [pytest.mark.render, pytest.mark.slow]  # every scene through manim

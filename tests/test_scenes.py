@@ -5,7 +5,8 @@ import sys
 
 import pytest
 
-from scenes.lesson import LESSON, ROOT
+from attention_math.example import ROOT
+from scenes.lesson import LESSON
 from scenes.narration.spoken import unspeakable
 from scenes.probe import audit_problems, layout_problems, probe
 
@@ -70,3 +71,6 @@ def test_every_sentence_can_be_said(entry):
 def test_the_voice_says_the_value_computed_from_the_example(example, said):
     entry = next(e for e in LESSON if e.id == "scale-softmax")
     assert any(said in line for line in probe(entry, example)[-1].said)
+
+
+pytestmark = pytest.mark.slow  # plays every scene (no frames drawn)

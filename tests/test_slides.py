@@ -136,3 +136,6 @@ def test_unchanged_scenes_are_not_rendered_again_as_slides(lesson: Path) -> None
 def test_no_clip_to_make_slides_from_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(SlidesError, match="manifest.json lists no rendered clip"):
         write_decks(tmp_path, [])
+
+
+pytestmark = [pytest.mark.render, pytest.mark.browser]  # a rendered lesson, opened in Chromium

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from scenes.lesson import LESSON, ROOT
+from attention_math.example import ROOT
+from scenes.lesson import LESSON
 from scenes.probe import audit_problems, layout_problems, numbers_shown, probe
 
 CHAPTER = [e for e in LESSON if e.file == "scenes/worked_example.py"]

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from attention_math.example import ROOT as REPO
+
 #: two cheap real scenes of the lesson, at low quality
 SCENES = ("architecture", "dictionary-analogy")
 CHROMIUM = Path("/usr/bin/chromium")
