@@ -1,15 +1,13 @@
 """Load and validate the example-values file (TOML) into plain numpy values.
 
 Every check names the file, the key path and what was expected, so a user who
-edits the file by hand can fix it without reading code.
+edits the file by hand can fix it without reading code. The per-key checks (the
+table reader and the value parsers) are in :mod:`attention_math.validate`.
 """
 
 from __future__ import annotations
 
-import difflib
-import math
 import tomllib
-import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,186 +17,33 @@ import numpy as np
 from . import demos
 from . import real_model as model_data
 from .errors import ExampleError
+from .validate import (
+    MAX_D_MODEL,
+    MAX_HEADS,
+    MAX_SCALED_SCORE,
+    Reader,
+    file_path,
+    integer,
+    listof,
+    matrix,
+    member,
+    number,
+    sentence,
+    shape_of,
+    suggest,
+    token,
+    tokens,
+    vector,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_EXAMPLE = ROOT / "assets" / "examples" / "default.toml"
-
-# What the scenes can lay out legibly; the loader refuses anything beyond.
-MAX_TOKENS = 12
-MIN_TOKENS = 2
-MAX_D_MODEL = 8
-MAX_HEADS = 4
-MAX_TOKEN_CHARS = 16
-MAX_ABS_VALUE = 100.0
-# e^700 ≈ 1e304: a larger scaled score would overflow the e^score the scenes show.
-MAX_SCALED_SCORE = 700.0
-
-_MISSING = object()
-
-
-class _Reader:
-    """Reads one TOML table; :meth:`expect` reports unknown keys before any value is read."""
-
-    def __init__(self, path: str, data: Any, key: str, parent: _Reader | None = None) -> None:
-        if not isinstance(data, dict):
-            raise ExampleError(path, key, f"expected a table, got {_kind(data)}")
-        self.path, self.data, self.key, self.parent = path, data, key, parent
-        self.keys: tuple[str, ...] = ()
-
-    def sub(self, name: str) -> str:
-        return f"{self.key}.{name}" if self.key else name
-
-    def expect(self, *keys: str) -> None:
-        """Refuse any key but ``keys``, so a typo is reported as a typo, not as a missing key."""
-        self.keys = keys
-        for name in self.data:
-            if name in keys:
-                continue
-            if self.parent is not None and name in self.parent.keys:
-                raise ExampleError(
-                    self.path,
-                    self.sub(name),
-                    f"belongs to [{self.parent.key}]: TOML puts every key below a [[{self.key.split('[')[0]}]] "
-                    "header into that entry, so move it above the first one",
-                )
-            raise ExampleError(self.path, self.sub(name), f"unknown key{_suggest(name, set(keys))}")
-
-    def take(self, name: str, parse: Callable[[str, str, Any], Any], default: Any = _MISSING) -> Any:
-        if name not in self.data:
-            if default is not _MISSING:
-                return default
-            raise ExampleError(self.path, self.sub(name), "missing; this key is required")
-        return parse(self.path, self.sub(name), self.data[name])
-
-    def table(self, name: str) -> _Reader:
-        if name not in self.data:
-            raise ExampleError(self.path, self.sub(name), "missing; this table is required")
-        return _Reader(self.path, self.data[name], self.sub(name), self)
-
-    def tables(self, name: str, lo: int, hi: int) -> list[_Reader]:
-        items = self.data.get(name, _MISSING)
-        if items is _MISSING:
-            raise ExampleError(self.path, self.sub(name), "missing; this list of tables is required")
-        if not isinstance(items, list) or not lo <= len(items) <= hi:
-            raise ExampleError(
-                self.path, self.sub(name), f"expected {lo} to {hi} tables ([[{self.sub(name)}]]), got {_kind(items)}"
-            )
-        return [_Reader(self.path, item, f"{self.sub(name)}[{i}]", self) for i, item in enumerate(items)]
-
-
-def _suggest(name: str, valid: set[str]) -> str:
-    close = difflib.get_close_matches(name, sorted(valid), n=1, cutoff=0.5)
-    hint = f"; did you mean '{close[0]}'?" if close else ""
-    return f"{hint} (valid keys: {', '.join(sorted(valid))})"
-
-
-def _kind(value: Any) -> str:
-    if isinstance(value, bool):
-        return f"a boolean ({str(value).lower()})"
-    if isinstance(value, str):
-        return f"a string ({value[:20]!r})"
-    if isinstance(value, list):
-        return f"a list of {len(value)}"
-    if isinstance(value, dict):
-        return "a table"
-    return f"{type(value).__name__} {value!r}"
-
-
-# --- value parsers: (path, key, raw) -> value --------------------------------------
-
-
-def number(path: str, key: str, raw: Any, lo: float = -MAX_ABS_VALUE, hi: float = MAX_ABS_VALUE) -> float:
-    if isinstance(raw, bool) or not isinstance(raw, int | float):
-        raise ExampleError(path, key, f"expected a number, got {_kind(raw)}")
-    if isinstance(raw, float) and not math.isfinite(raw):
-        raise ExampleError(path, key, f"expected a finite number, got {raw}")
-    if not lo <= raw <= hi:  # compared exactly: an integer too large for a float is refused, not converted
-        shown = f"{raw:g}" if isinstance(raw, float) else str(raw)
-        raise ExampleError(path, key, f"expected a number from {lo:g} to {hi:g}, got {shown}")
-    return float(raw)
-
-
-def integer(lo: int, hi: int) -> Callable[[str, str, Any], int]:
-    def parse(path: str, key: str, raw: Any) -> int:
-        if isinstance(raw, bool) or not isinstance(raw, int):
-            raise ExampleError(path, key, f"expected a whole number from {lo:,} to {hi:,}, got {_kind(raw)}")
-        if not lo <= raw <= hi:
-            raise ExampleError(path, key, f"expected a whole number from {lo:,} to {hi:,}, got {raw:,}")
-        return raw
-
-    return parse
-
-
-def listof(item: Callable[[str, str, Any], Any], lo: int, hi: int) -> Callable[[str, str, Any], list[Any]]:
-    def parse(path: str, key: str, raw: Any) -> list[Any]:
-        if not isinstance(raw, list):
-            raise ExampleError(path, key, f"expected a list of {lo} to {hi} items, got {_kind(raw)}")
-        if not lo <= len(raw) <= hi:
-            count = f"{lo}" if lo == hi else f"{lo} to {hi}"
-            raise ExampleError(path, key, f"expected {count} items, got {len(raw)}")
-        return [item(path, f"{key}[{i}]", x) for i, x in enumerate(raw)]
-
-    return parse
-
-
-def vector(lo: int = 1, hi: int = MAX_D_MODEL) -> Callable[[str, str, Any], np.ndarray]:
-    items = listof(number, lo, hi)
-    return lambda path, key, raw: np.array(items(path, key, raw), dtype=float)
-
-
-def matrix(path: str, key: str, raw: Any) -> np.ndarray:
-    """A non-empty rectangular matrix of finite numbers, as a list of rows."""
-    if not isinstance(raw, list) or not raw:
-        raise ExampleError(path, key, f"expected a non-empty matrix (a list of rows), got {_kind(raw)}")
-    rows = [vector(1, 64)(path, f"{key}[{i}]", row) for i, row in enumerate(raw)]
-    widths = {len(r) for r in rows}
-    if len(widths) > 1:
-        raise ExampleError(path, key, f"ragged matrix: rows have different lengths {[len(r) for r in rows]}")
-    return np.array(rows)
-
-
-def token(path: str, key: str, raw: Any) -> str:
-    if not isinstance(raw, str):
-        raise ExampleError(path, key, f"expected a word (a string), got {_kind(raw)}")
-    if not raw or raw != raw.strip() or any(unicodedata.category(c)[0] in "CZ" and c != " " for c in raw):
-        raise ExampleError(
-            path, key, f"expected a word without leading/trailing spaces or control characters, got {raw!r}"
-        )
-    if len(raw) > MAX_TOKEN_CHARS:
-        raise ExampleError(path, key, f"expected a word of at most {MAX_TOKEN_CHARS} characters, got {len(raw)}")
-    pictographs = [c for c in raw if unicodedata.category(c) == "So"]
-    if pictographs:
-        raise ExampleError(
-            path,
-            key,
-            f"expected letters, digits and punctuation, got {pictographs[0]!r} in {raw!r}: "
-            "emoji and other pictographs are not drawn by the lesson's fonts",
-        )
-    return raw
-
-
-tokens = listof(token, MIN_TOKENS, MAX_TOKENS)
-
-
-def shape_of(path: str, key: str, m: np.ndarray, rows: int, cols: int, why: str) -> np.ndarray:
-    if m.shape != (rows, cols):
-        raise ExampleError(path, key, f"expected a {rows}×{cols} matrix ({why}), got {m.shape[0]}×{m.shape[1]}")
-    return m
-
-
-def member(path: str, key: str, word: str, words: list[str], what: str) -> int:
-    if word not in words:
-        raise ExampleError(path, key, f"expected one of the {what} {words}, got {word!r}")
-    if words.count(word) > 1:
-        times = words.count(word)
-        raise ExampleError(path, key, f"expected a word that occurs once in the {what}, {word!r} occurs {times} times")
-    return words.index(word)
 
 
 # --- sections -----------------------------------------------------------------------
 
 
-def _projections(r: _Reader, d_in: int, d_out: int, names: tuple[str, ...]) -> dict[str, np.ndarray]:
+def _projections(r: Reader, d_in: int, d_out: int, names: tuple[str, ...]) -> dict[str, np.ndarray]:
     why = f"d_model = {d_in} rows, d_k = {d_out} columns"
     return {n: shape_of(r.path, r.sub(n), r.take(n, matrix), d_in, d_out, why) for n in names}
 
@@ -223,7 +68,7 @@ def _demo_vectors_drawable(path: str, key: str, x: np.ndarray, w_q: np.ndarray, 
         )
 
 
-def _tokens_and_rows(r: _Reader, matrix_key: str) -> tuple[list[str], np.ndarray]:
+def _tokens_and_rows(r: Reader, matrix_key: str) -> tuple[list[str], np.ndarray]:
     words = r.take("tokens", tokens)
     m = r.take(matrix_key, matrix)
     if len(m) != len(words):
@@ -235,7 +80,7 @@ def _tokens_and_rows(r: _Reader, matrix_key: str) -> tuple[list[str], np.ndarray
     return words, m
 
 
-def worked_example(r: _Reader) -> dict[str, Any]:
+def worked_example(r: Reader) -> dict[str, Any]:
     r.expect("tokens", "X", "heads", "W_O")
     words, x = _tokens_and_rows(r, "X")
     d_model = x.shape[1]
@@ -257,7 +102,7 @@ def worked_example(r: _Reader) -> dict[str, Any]:
     return {"tokens": words, "X": x, "heads": parsed, "W_O": w_o}
 
 
-def cat_sat(r: _Reader) -> dict[str, Any]:
+def cat_sat(r: Reader) -> dict[str, Any]:
     r.expect("tokens", "E", "W_q", "W_k", "W_v")
     words, e = _tokens_and_rows(r, "E")
     w = {n: r.take(n, matrix) for n in ("W_q", "W_k", "W_v")}
@@ -274,7 +119,7 @@ def cat_sat(r: _Reader) -> dict[str, Any]:
     return {"tokens": words, "E": e, **w}
 
 
-def scaling_demo(r: _Reader) -> dict[str, Any]:
+def scaling_demo(r: Reader) -> dict[str, Any]:
     r.expect("query", "keys")
     query = r.take("query", vector())
     keys = r.take("keys", matrix)
@@ -285,7 +130,7 @@ def scaling_demo(r: _Reader) -> dict[str, Any]:
     return {"query": query, "keys": keys}
 
 
-def variance_demo(r: _Reader) -> dict[str, Any]:
+def variance_demo(r: Reader) -> dict[str, Any]:
     r.expect("dimensions", "samples", "seed")
     dims = r.take("dimensions", listof(integer(1, 4096), 2, 6))
     if dims != sorted(set(dims)):
@@ -297,7 +142,7 @@ def variance_demo(r: _Reader) -> dict[str, Any]:
     }
 
 
-def saturation_demo(r: _Reader) -> dict[str, Any]:
+def saturation_demo(r: Reader) -> dict[str, Any]:
     r.expect("scores", "scales")
     positive = lambda p, k, v: number(p, k, v, lo=1e-3, hi=1000)  # noqa: E731
     return {
@@ -306,7 +151,7 @@ def saturation_demo(r: _Reader) -> dict[str, Any]:
     }
 
 
-def complexity(r: _Reader) -> dict[str, Any]:
+def complexity(r: Reader) -> dict[str, Any]:
     r.expect("sequence_lengths", "bytes_per_weight", "grid_lengths")
     return {
         "sequence_lengths": r.take("sequence_lengths", listof(integer(1, 10_000_000), 1, 6)),
@@ -315,7 +160,7 @@ def complexity(r: _Reader) -> dict[str, Any]:
     }
 
 
-def rnn_decay(r: _Reader) -> dict[str, Any]:
+def rnn_decay(r: Reader) -> dict[str, Any]:
     r.expect("tokens", "source", "target", "retention")
     words = r.take("tokens", tokens)
     source = member(r.path, r.sub("source"), r.take("source", token), words, "tokens")
@@ -326,7 +171,7 @@ def rnn_decay(r: _Reader) -> dict[str, Any]:
     return {"tokens": words, "source": source, "target": target, "retention": retention}
 
 
-def train_station(r: _Reader) -> dict[str, Any]:
+def train_station(r: Reader) -> dict[str, Any]:
     r.expect("tokens", "embeddings", "focus")
     words, e = _tokens_and_rows(r, "embeddings")
     focus = member(r.path, r.sub("focus"), r.take("focus", token), words, "tokens")
@@ -334,7 +179,7 @@ def train_station(r: _Reader) -> dict[str, Any]:
     return {"tokens": words, "embeddings": e, "focus": focus}
 
 
-def semantic_shift(r: _Reader) -> dict[str, Any]:
+def semantic_shift(r: Reader) -> dict[str, Any]:
     r.expect("words", "clusters", "sentences")
     wr = r.table("words")
     words = {name: wr.take(name, vector(2, 2)) for name in wr.data}
@@ -363,32 +208,12 @@ def semantic_shift(r: _Reader) -> dict[str, Any]:
     return {"words": words, "clusters": clusters, "sentences": sentences}
 
 
-def _sentence(focus: str) -> Callable[[str, str, Any], str]:
-    """A sentence of 2 to MAX_TOKENS words in which ``focus`` is one word, exactly once (any case)."""
-
-    def parse(path: str, key: str, raw: Any) -> str:
-        if not isinstance(raw, str):
-            raise ExampleError(path, key, f"expected a sentence (a string), got {_kind(raw)}")
-        words = raw.split()
-        if raw != " ".join(words) or not MIN_TOKENS <= len(words) <= MAX_TOKENS:
-            raise ExampleError(
-                path, key, f"expected {MIN_TOKENS} to {MAX_TOKENS} words with single spaces between them, got {raw!r}"
-            )
-        for i, word in enumerate(words):
-            token(path, f"{key} word {i + 1}", word)
-        if [w.lower() for w in words].count(focus.lower()) != 1:
-            raise ExampleError(path, key, f"expected the focus word {focus!r} exactly once as a word, got {raw!r}")
-        return raw
-
-    return parse
-
-
 def real_model_request(path: str | Path) -> dict[str, Any]:
     """The ``real_model`` section without its data file: what an extraction needs."""
-    return _real_model_request(_Reader(str(path), read_toml(path), "").table("real_model"))
+    return _real_model_request(Reader(str(path), read_toml(path), "").table("real_model"))
 
 
-def _real_model_request(r: _Reader) -> dict[str, Any]:
+def _real_model_request(r: Reader) -> dict[str, Any]:
     r.expect("focus", "sentences", "clusters", "data")
     focus = r.take("focus", token)
     cr = r.table("clusters")
@@ -397,21 +222,14 @@ def _real_model_request(r: _Reader) -> dict[str, Any]:
     clusters = {name: cr.take(name, listof(token, 1, 8)) for name in cr.data}
     data = r.take("data", file_path)
     return {
-        "sentences": r.take("sentences", listof(_sentence(focus), 1, 6)),
+        "sentences": r.take("sentences", listof(sentence(focus), 1, 6)),
         "focus": focus,
         "clusters": clusters,
         "data_path": data if data.is_absolute() else ROOT / data,
     }
 
 
-def file_path(path: str, key: str, raw: Any) -> Path:
-    """A file path; a relative one is read from the repository root."""
-    if not isinstance(raw, str) or not raw.strip():
-        raise ExampleError(path, key, f"expected a file path (a string), got {_kind(raw)}")
-    return Path(raw)
-
-
-def real_model(r: _Reader) -> dict[str, Any]:
+def real_model(r: Reader) -> dict[str, Any]:
     """The sentences, focus and cluster words, and the data file extracted for exactly them."""
     request = _real_model_request(r)
     data = model_data.read_data(request["data_path"], r.path, r.sub("data"))
@@ -428,7 +246,7 @@ def real_model(r: _Reader) -> dict[str, Any]:
 #: Sections a file may leave out; a scene that declares one still gets an error naming it.
 OPTIONAL_SECTIONS = frozenset({"real_model"})
 
-SECTIONS: dict[str, Callable[[_Reader], dict[str, Any]]] = {
+SECTIONS: dict[str, Callable[[Reader], dict[str, Any]]] = {
     "worked_example": worked_example,
     "cat_sat": cat_sat,
     "scaling_demo": scaling_demo,
@@ -479,10 +297,10 @@ def load_example(path: str | Path = DEFAULT_EXAMPLE, sections: list[str] | None 
         For anything that cannot be used, naming the key path.
     """
     data = read_toml(path)
-    root = _Reader(str(path), data, "")
+    root = Reader(str(path), data, "")
     for name in data:
         if name not in SECTIONS:
-            raise ExampleError(str(path), name, f"unknown section{_suggest(name, set(SECTIONS))}")
+            raise ExampleError(str(path), name, f"unknown section{suggest(name, set(SECTIONS))}")
     wanted = [n for n in SECTIONS if n in data or n not in OPTIONAL_SECTIONS] if sections is None else sections
     result = {}
     for name in wanted:

@@ -49,10 +49,14 @@ LESSON: list[Entry] = [
     ),
     *_chapter(
         "Queries, keys and values",
-        "scenes/mechanism.py",
+        "scenes/mechanism_formula.py",
         ("core-formula", "The core formula", "UnpackFormula", ()),
         ("database-analogy", "A soft database lookup", "LookUpDatabase", WE),
         ("why-dot-product", "Why the dot product", "AlignVectors", WE),
+    ),
+    *_chapter(
+        "Queries, keys and values",
+        "scenes/mechanism_projections.py",
         ("why-three-matrices", "Why three matrices", "SeparateRoles", ()),
         ("rnn-to-self-attention", "From RNN attention to self-attention", "GeneralizeAttention", ()),
         ("shape-tracking", "Tracking the shapes", "TrackShapes", WE),
@@ -65,13 +69,21 @@ LESSON: list[Entry] = [
     ),
     *_chapter(
         "The worked example",
-        "scenes/worked_example.py",
+        "scenes/worked_projections.py",
         ("input-embeddings", "Step 1: the input embeddings", "ShowEmbeddings", WE),
         ("model-configuration", "Step 2: the model configuration", "ConfigureModel", WE),
         ("projections", "Step 3: the learned projections", "IntroduceProjections", WE),
         ("multiply-queries", "Step 4: Q, K and V by matrix multiplication", "MultiplyQueries", WE),
+    ),
+    *_chapter(
+        "The worked example",
+        "scenes/worked_scores.py",
         ("dot-products", "Step 5: dot products as scores", "AlignDotProducts", WE),
         ("scale-softmax", "Steps 6 and 7: scaling and softmax", "NormalizeScores", WE),
+    ),
+    *_chapter(
+        "The worked example",
+        "scenes/worked_outputs.py",
         ("weighted-sum", "Step 8: the weighted sum of values", "SumValues", WE),
         ("multi-head", "Steps 9 and 10: multi-head concatenation", "CombineHeads", WE),
     ),

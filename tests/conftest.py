@@ -148,3 +148,10 @@ def lesson(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from tests.browser.helpers import render_lesson
 
     return render_lesson(tmp_path_factory.getbasetemp() / "lesson")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Render and browser tests are slow too: ``pytest -m "not slow"`` is the quick subset."""
+    for item in items:
+        if item.get_closest_marker("render") or item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.slow)

@@ -13,6 +13,8 @@ import pytest
 from tests.conftest import GOOD, manifest, start, statuses, tree_digest, wait_for
 from tests.conftest import render as render_in
 
+pytestmark = pytest.mark.render
+
 
 def frames(video: Path) -> int:
     """Frames of ``video`` counted by decoding it (0 when ffprobe cannot read it)."""

@@ -4,6 +4,7 @@ Expected values are computed here independently (plain numpy), never read from t
 """
 
 import numpy as np
+import pytest
 from manim import Dot, Text
 
 from attention_math import DEFAULT_EXAMPLE, lesson_values
@@ -92,6 +93,7 @@ def independent_nearest_after(words: dict, clusters: dict, tokens: list[str], fo
     return min(centres, key=lambda n: np.linalg.norm(after - centres[n]))
 
 
+@pytest.mark.slow
 def test_shift_meaning_says_where_each_sentence_moves_the_word():
     import tomllib
 

@@ -16,7 +16,9 @@ from attention_math.example import ROOT
 from scenes.lesson import LESSON
 from scenes.probe import audit_problems, layout_problems, numbers_shown, probe
 
-CHAPTER = [e for e in LESSON if e.file == "scenes/worked_example.py"]
+#: the chapter's modules: steps 1–4, 5–7 and 8–10
+FILES = ("scenes/worked_projections.py", "scenes/worked_scores.py", "scenes/worked_outputs.py")
+CHAPTER = [e for e in LESSON if e.file in FILES]
 EXAMPLES = {
     "default": ROOT / "assets/examples/default.toml",
     "two_tokens": ROOT / "tests/examples/two_tokens.toml",
@@ -54,6 +56,7 @@ def heads_by_hand(path: Path) -> list[dict]:
     return heads
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("example", list(EXAMPLES))
 @pytest.mark.parametrize("entry", CHAPTER, ids=[e.id for e in CHAPTER])
 def test_layout_and_audit(entry, example):
@@ -92,12 +95,13 @@ def test_long_sentence_is_abbreviated_not_overflowing():
 def _render_last_frame(example: Path, media: Path) -> np.ndarray:
     env = {**os.environ, "ATTENTION_EXAMPLE": str(example)}
     cmd = [sys.executable, "-m", "manim", "-ql", "-s", "--media_dir", str(media), "--disable_caching"]
-    cmd += ["scenes/worked_example.py", "ShowEmbeddings"]
+    cmd += ["scenes/worked_projections.py", "ShowEmbeddings"]
     subprocess.run(cmd, cwd=ROOT, env=env, check=True, capture_output=True, timeout=300)
     (png,) = media.rglob("ShowEmbeddings*.png")
     return np.asarray(Image.open(png).convert("RGB"), dtype=int)
 
 
+@pytest.mark.render
 def test_editing_the_example_changes_the_video(tmp_path):
     text = EXAMPLES["default"].read_text()
     edited = tmp_path / "edited.toml"

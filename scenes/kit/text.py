@@ -116,3 +116,12 @@ def formula(*tex: str, size: float = FORMULA, color: ManimColor = palette.TEXT, 
     True
     """
     return MathTex(*tex, font_size=size, color=color, **kwargs)
+
+
+def attention_formula(size: float = DISPLAY_LARGE) -> MathTex:
+    """softmax(QKᵀ/√d_k)V with Q, K and V in their role colours."""
+    return formula(
+        r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\Big(\frac{Q K^{T}}{\sqrt{d_k}}\Big)\, V",
+        size=size,
+        tex_to_color_map=palette.ROLE,
+    )

@@ -1,0 +1,217 @@
+"""Chapter "Queries, keys and values", part 1: the formula, its analogies, and why the dot product.
+
+Part 2 (why three matrices, RNN attention, the shapes) is ``mechanism_projections.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    PI,
+    RIGHT,
+    UP,
+    Create,
+    DecimalNumber,
+    FadeIn,
+    FadeOut,
+    GrowArrow,
+    Indicate,
+    MathTex,
+    SurroundingRectangle,
+    ValueTracker,
+    VGroup,
+    Write,
+    always_redraw,
+)
+
+from attention_math.demos import dot_with_turned_key
+from scenes.kit import (
+    BODY,
+    HEADING,
+    LEAD,
+    PROMINENT,
+    READOUT,
+    SERIF,
+    LessonScene,
+    SoftmaxBars,
+    TokenLabel,
+    VectorPlane,
+    caption,
+    formula,
+    palette,
+)
+from scenes.kit.diagrams import Card
+from scenes.kit.numbers import fmt
+from scenes.kit.text import attention_formula
+
+
+def parts_of(tex: MathTex, part: str) -> VGroup:
+    """Every occurrence of ``part`` (one of its isolated substrings) in ``tex``."""
+    return VGroup(*(tex.id_to_vgroup_dict[i] for t, i in tex.matched_strings_and_ids if t == part))
+
+
+class UnpackFormula(LessonScene):
+    """The core formula, then Q, K and V as a search engine: "ate" looks for food, "apple" tags itself."""
+
+    def construct(self) -> None:
+        title = self.show_title()
+        formula = attention_formula().next_to(title, DOWN, buff=0.5)
+        self.narrate("Self-attention is one formula: softmax of Q times K transposed over root d k, times V.")
+        self.play(Write(formula), run_time=2)
+        self.wait(1)
+
+        self.narrate("Think of every word as a user of a small search engine.")
+        cards = VGroup(
+            Card(
+                "Query  Q",
+                ["What am I looking for?", '"ate" searches for', "[food, edible objects]"],
+                palette.QUERY,
+                height=2.4,
+            ),
+            Card("Key  K", ["What defines me?", '"apple" tags itself', "[fruit, food, red]"], palette.KEY, height=2.4),
+            Card(
+                "Value  V", ["My actual content:", "the vector for", 'the concept "apple"'], palette.VALUE, height=2.4
+            ),
+        ).arrange(RIGHT, buff=0.3, aligned_edge=UP)
+        cards.next_to(formula, DOWN, buff=0.6)
+        lines = [
+            'The query asks "what am I looking for?": "ate" searches for food.',
+            'The key says "what defines me?": "apple" tags itself as fruit, food, red.',
+            'The value is the word\'s actual content: the vector for "apple".',
+        ]
+        for card, letter, line in zip(cards, "QKV", lines, strict=True):
+            self.narrate(line)
+            self.play(FadeIn(card, shift=UP * 0.2), Indicate(parts_of(formula, letter), scale_factor=1.3))
+            self.wait(2.2)
+
+        takeaway = caption("Match queries against keys; where they match, fetch the values.", BODY, font=SERIF)
+        takeaway.to_edge(DOWN, buff=0.6)
+        self.narrate("We score how well each query matches each key; a high score fetches that word's value.")
+        self.play(Write(takeaway))
+        self.wait(2.5)
+
+
+class LookUpDatabase(LessonScene):
+    """A database returns the value of the one key that matches; attention blends every value by weight."""
+
+    def construct(self) -> None:
+        title = self.show_title()
+        exact = self.database_lookup().next_to(title, DOWN, buff=0.6).to_edge(LEFT, buff=0.8)
+        self.narrate("In a database, a query is compared with the keys, and the matching record's value comes back.")
+        self.play(FadeIn(exact[0]), FadeIn(exact[1]))
+        self.play(Create(exact[2]), FadeIn(exact[3], shift=RIGHT * 0.2))
+        self.wait(1.5)
+
+        soft = self.soft_lookup().next_to(title, DOWN, buff=0.6).to_edge(RIGHT, buff=0.8)
+        self.narrate("Attention is a soft lookup: the query matches every key a little, with a weight.")
+        self.play(FadeIn(soft[0]))
+        self.play(soft[1].grow())
+        self.play(FadeIn(soft[1].get_total()))
+        self.narrate("The answer mixes every value by those weights. Each word is a query once; every word is a key.")
+        self.play(FadeIn(soft[2], shift=RIGHT * 0.2))
+        self.wait(3.5)
+
+    def database_lookup(self) -> VGroup:
+        """Heading and query, the key → value table, a frame on the one match, and the returned value."""
+        heading = caption("Database: exact match", HEADING, font=SERIF)
+        query = VGroup(
+            caption("query:", LEAD, palette.QUERY, font=SERIF), caption('"Japan"', LEAD, font=SERIF)
+        ).arrange(RIGHT)
+        rows = VGroup(
+            *(
+                VGroup(
+                    caption(k, LEAD, palette.KEY, font=SERIF),
+                    caption("→", LEAD, font=SERIF),
+                    caption(v, LEAD, palette.VALUE, font=SERIF),
+                ).arrange(RIGHT)
+                for k, v in (("France", "Paris"), ("Japan", "Tokyo"), ("Peru", "Lima"))
+            )
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.35)
+        VGroup(heading, query, rows).arrange(DOWN, aligned_edge=LEFT, buff=0.5)
+        match = SurroundingRectangle(rows[1], color=palette.HEAT_LOW, buff=0.1)
+        answer = VGroup(
+            caption("returns:", LEAD, font=SERIF), caption("Tokyo", LEAD, palette.VALUE, font=SERIF)
+        ).arrange(RIGHT)
+        answer.next_to(rows, DOWN, aligned_edge=LEFT, buff=0.6)
+        return VGroup(VGroup(heading, query), rows, match, answer)
+
+    def soft_lookup(self) -> VGroup:
+        """Heading and query token, the weight of every key (worked example, head 1), and the blended answer."""
+        head = self.values.worked_example.heads[0]
+        tokens = self.values.worked_example.tokens
+        heading = caption("Attention: soft match", HEADING, font=SERIF)
+        query = VGroup(
+            caption("query:", LEAD, palette.QUERY, font=SERIF), TokenLabel(f'"{tokens[0]}"', font_size=34)
+        ).arrange(RIGHT)
+        bar_width = min(0.95, 3.6 / len(tokens))  # the panel keeps to the right half of the frame
+        bars = SoftmaxBars(head.weights[0], tokens, total=head.weight_sums[0], height=1.8, bar_width=bar_width)
+        bars.get_labels().set_color(palette.KEY)
+        answer = caption("returns: Σ weight × value", LEAD, palette.VALUE, font=SERIF)
+        VGroup(heading, query, bars, answer).arrange(DOWN, aligned_edge=LEFT, buff=0.5)
+        return VGroup(VGroup(heading, query), bars, answer)
+
+
+class AlignVectors(LessonScene):
+    """Why the dot product: a key turns around a query while their dot product is read live."""
+
+    def construct(self) -> None:
+        title = self.show_title()
+        example = self.values.worked_example
+        demo = example.alignment
+        reach = 1.15 * max(demo.norm_query, demo.norm_key)
+        plane = VectorPlane((-reach, reach, -reach, reach), width=5.6, height=5.6)
+        plane.next_to(title, DOWN, buff=0.3).to_edge(LEFT, buff=1.0)
+        query = plane.polar_arrow(demo.norm_query, demo.angle_query, palette.QUERY)
+        angle = ValueTracker(demo.angle_key)
+        key = always_redraw(lambda: plane.polar_arrow(demo.norm_key, angle.get_value(), palette.KEY))
+        names = VGroup(
+            self.vector_name("query of", example.tokens[demo.query_token], demo.query, palette.QUERY),
+            self.vector_name("key of", example.tokens[demo.key_token], demo.key, palette.KEY),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
+
+        product = formula(r"Q \cdot K =", size=READOUT, tex_to_color_map={"Q": palette.QUERY, "K": palette.KEY})
+        reading = DecimalNumber(demo.dot, num_decimal_places=2, font_size=48, include_sign=False)
+        reading.add_updater(lambda d: d.set_value(dot_with_turned_key(demo, angle.get_value())))
+        readout = VGroup(product, reading).arrange(RIGHT, buff=0.2)
+        panel = VGroup(names, readout).arrange(DOWN, aligned_edge=LEFT, buff=0.6)
+        panel.next_to(plane, RIGHT, buff=0.8).align_to(plane, UP).shift(0.4 * DOWN)
+        reading.next_to(product, RIGHT, buff=0.2)
+
+        self.narrate("A score is the dot product of a query and a key. Here, the worked example's first query and key.")
+        self.play(Create(plane), FadeIn(names))
+        self.play(GrowArrow(query), GrowArrow(key), FadeIn(readout))
+        self.wait(1.5)
+
+        verdict = VGroup()
+        for turn, label, said in (
+            (0.0, "aligned: strong match", "Turn the key along the query: the largest score, a strong match."),
+            (PI / 2, "orthogonal: irrelevant", "At a right angle the score is zero: the key is irrelevant."),
+            (PI, "opposite: strong mismatch", "Pointing away, the score is most negative: a strong mismatch."),
+        ):
+            new = caption(label, PROMINENT, palette.HEAT_LOW, font=SERIF).next_to(
+                readout, DOWN, aligned_edge=LEFT, buff=0.5
+            )
+            self.narrate(said)
+            self.play(angle.animate.set_value(demo.angle_query + turn), FadeOut(verdict), run_time=2)
+            self.play(FadeIn(new))
+            verdict = new
+            self.wait(1.2)
+
+        rule = formula(
+            r"Q \cdot K = |Q|\,|K| \cos\theta", size=READOUT, tex_to_color_map={"Q": palette.QUERY, "K": palette.KEY}
+        )
+        rule.next_to(verdict, DOWN, aligned_edge=LEFT, buff=0.6)
+        self.narrate("The score measures how parallel the query is to the key.")
+        self.play(angle.animate.set_value(demo.angle_key), FadeOut(verdict), run_time=2)
+        self.play(Write(rule))
+        self.wait(2.5)
+
+    @staticmethod
+    def vector_name(role: str, token: str, vector: np.ndarray, color) -> VGroup:
+        """'query of "I" = [1.20, 0.60]': the role in its colour, the token in the token font, the numbers."""
+        numbers = caption(f"= [{', '.join(fmt(v) for v in vector)}]", BODY, color, font=SERIF)
+        return VGroup(
+            caption(role, LEAD, color, font=SERIF), TokenLabel(f'"{token}"', font_size=28, color=color), numbers
+        ).arrange(RIGHT)

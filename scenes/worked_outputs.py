@@ -1,0 +1,221 @@
+"""The worked example, steps 8–10: the weighted sum of values, then the heads concatenated.
+
+Every number comes from ``attention_math`` (section ``worked_example``); the scenes lay
+themselves out for 2 to 12 tokens, d_model up to 8 and 1 to 4 heads. The layout helpers
+the chapter's modules share are in ``scenes/kit/layout.py``.
+Steps 1–4 are in ``worked_projections.py``, steps 5–7 in ``worked_scores.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    AnimationGroup,
+    Brace,
+    Create,
+    DecimalNumber,
+    FadeIn,
+    FadeOut,
+    GrowArrow,
+    Indicate,
+    LaggedStart,
+    MathTex,
+    ReplacementTransform,
+    VGroup,
+    Write,
+)
+
+from attention_math.types import Head, WorkedExample
+from scenes.kit import (
+    BODY,
+    FORMULA_LARGE,
+    LABEL,
+    SMALL,
+    Heatmap,
+    LabelledMatrix,
+    LessonScene,
+    TokenRow,
+    VectorPlane,
+    caption,
+    formula,
+    notation,
+    palette,
+)
+from scenes.kit.layout import MAX_COLS, MAX_ROWS, below_title, fit_width, matrix_font, token_matrix
+from scenes.kit.numbers import fmt
+
+
+class SumValues(LessonScene):
+    """Step 8: one token's output = its weights times the value vectors, added tip to tail."""
+
+    def construct(self) -> None:
+        we = self.values.worked_example
+        head, tokens = we.heads[0], we.tokens
+        self.show_title()
+        i = 0
+        self.narrate(f"The output of '{tokens[i]}' mixes every value vector, each scaled by its attention weight.")
+        weighted = LabelledMatrix(
+            head.weighted_values[i],
+            row_labels=[f"{w} × value of {t}" for w, t in zip(map(fmt, head.weights[i]), tokens, strict=True)],
+            name=r"\text{weight} \times \text{value}",
+            color=palette.VALUE,
+            font_size=matrix_font(len(tokens)),
+            max_rows=MAX_ROWS,
+            max_cols=MAX_COLS,
+        )
+        below_title(weighted).to_edge(LEFT, buff=0.5)
+        self.play(FadeIn(weighted.get_frame()))
+        scenery = self.plane(head, i) if head.d_k == 2 else VGroup()
+        plane = scenery[0] if len(scenery) else None
+        sums = head.output_partial_sums[i]
+        total = LabelledMatrix(
+            sums[:1], name=r"\text{running sum}", color=palette.TEXT, font_size=34, max_cols=MAX_COLS
+        )
+        total.next_to(weighted, DOWN, buff=0.6).align_to(weighted.cells, LEFT)
+        self.play(FadeIn(total.get_frame()), FadeIn(total.cells))
+        arrows = plane.tip_to_tail(head.weighted_values[i]) if plane else VGroup()
+        shown = [j for j in weighted.shown_rows if j is not None]
+        current = total.cells
+        for j in range(len(tokens)):
+            fresh = self.row_cells(total, sums[j])
+            anims = [ReplacementTransform(current, fresh)]
+            current = fresh
+            if j in shown:
+                anims.append(LaggedStart(*(FadeIn(c) for c in weighted.get_row(j)), lag_ratio=0.2))
+            if plane:
+                anims.append(GrowArrow(arrows[j]))
+            self.play(*anims, run_time=0.9 if j < 3 else 0.4)
+        self.narrate(f"The last running sum is the output of '{tokens[i]}': a blend, pulled toward heavy weights.")
+        if plane:
+            out = plane.arrow(head.output[i], palette.TEXT)
+            name = TokenRow([f"output of {tokens[i]}"], font_size=24).next_to(out.get_end(), RIGHT, buff=0.1)
+            scenery.add(out, name)
+            self.play(GrowArrow(out), FadeIn(name))
+        self.play(Indicate(current, color=palette.HEAT_LOW))
+        self.wait(1)
+        self.show_all_outputs(head, tokens, VGroup(weighted, total.get_frame(), current, scenery, arrows))
+
+    def plane(self, head: Head, i: int) -> VGroup:
+        """A plane (first in the group) with the value vectors drawn faint, room for the tip-to-tail path."""
+        pts = np.vstack([head.V, head.output_partial_sums[i]])
+        plane = VectorPlane.fitting(pts, width=4.6, height=4.8).to_edge(RIGHT, buff=1.6).shift(DOWN * 0.6)
+        faint = VGroup(*(plane.arrow(v, palette.VALUE).set_opacity(0.3) for v in head.V))
+        note = caption("faint: the value vectors", LABEL, palette.VALUE).next_to(plane, UP, buff=0.1)
+        self.play(Create(plane), FadeIn(faint), FadeIn(note))
+        return VGroup(plane, faint, note)
+
+    def row_cells(self, total: LabelledMatrix, values: np.ndarray) -> VGroup:
+        """Fresh digits for the running-sum row, in the place of the current ones."""
+        cells = VGroup()
+        for j, cell in zip((j for j in total.shown_cols if j is not None), total.cells, strict=True):
+            fresh = DecimalNumber(values[j], num_decimal_places=total.places, font_size=cell.font_size)
+            cells.add(fresh.set_color(palette.TEXT).move_to(cell))
+        return cells
+
+    def show_all_outputs(self, head: Head, tokens: list[str], old: VGroup) -> None:
+        """Every token's output, one row each: the head's output matrix."""
+        self.narrate("Every token does the same. Together the rows form this head's output.")
+        out = token_matrix(head.output, tokens, r"\text{head 1 output}")
+        out.move_to(DOWN * 0.3)
+        self.play(FadeOut(old), FadeIn(out.get_frame()))
+        self.play(out.fill_in(run_time=1.5))
+        self.wait(2)
+
+
+class CombineHeads(LessonScene):
+    """Steps 9–10: every other head the same way, the heads side by side, concatenated (· W_O)."""
+
+    def construct(self) -> None:
+        we = self.values.worked_example
+        tokens, heads = we.tokens, we.heads
+        self.show_title()
+        head_formula = r"\text{head} = \mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}\right) V"
+        rule = formula(head_formula, size=FORMULA_LARGE)
+        rule.to_edge(LEFT, buff=0.6).shift(UP * 0.8)
+        self.narrate("The other heads run the same steps with their own W_q, W_k and W_v.")
+        self.play(Write(rule))
+        outputs = self.head_outputs(heads, tokens)
+        for n in range(1, len(heads)):
+            self.quick_head(heads[n], tokens, n, rule)
+        self.narrate("Side by side, each head has its own output: one row per token, d_k columns each.")
+        self.play(FadeOut(rule))
+        self.play(LaggedStart(*(FadeIn(o) for o in outputs), lag_ratio=0.3))
+        self.wait(1)
+        concat = self.concat_matrix(we, tokens).move_to(VGroup(*outputs))
+        self.narrate(f"Concatenating the heads gives back d_model = {we.d_model} numbers per token.")
+        self.play(*(FadeOut(o.get_name()) for o in outputs))
+        self.play(self.join(outputs, concat, we.d_k), run_time=1.5)
+        braces = self.head_braces(concat, len(heads), we.d_k)
+        self.play(FadeIn(braces))
+        if we.W_O is not None:
+            self.wait(1)
+            self.play(FadeOut(braces))
+            self.project(we, tokens, concat)
+        self.wait(2)
+
+    def head_outputs(self, heads: list[Head], tokens: list[str]) -> list[LabelledMatrix]:
+        """Each head's output matrix, named, side by side."""
+        font = matrix_font(len(tokens))
+        outs = [
+            LabelledMatrix(
+                h.output,
+                row_labels=tokens if n == 0 else None,
+                name=rf"\text{{head {n + 1}}}",
+                font_size=font,
+                max_rows=MAX_ROWS,
+                max_cols=4,
+            )
+            for n, h in enumerate(heads)
+        ]
+        group = VGroup(*outs).arrange(RIGHT, buff=0.5, aligned_edge=DOWN)
+        below_title(fit_width(group, 12)).shift(DOWN * 0.2)
+        return outs
+
+    def quick_head(self, head: Head, tokens: list[str], n: int, rule: MathTex) -> None:
+        """A glimpse of head ``n``: its weights heatmap, briefly."""
+        cell = min(0.7, 4.4 / len(tokens))
+        name = notation(caption(f"head {n + 1}: attention weights", BODY))
+        name.next_to(rule, DOWN, buff=0.5).align_to(rule, LEFT)
+        weights = below_title(Heatmap(head.weights, tokens, cell=cell)).to_edge(RIGHT, buff=0.6)
+        self.narrate(f"Head {n + 1} weighs the tokens differently: it noticed other relationships.")
+        self.play(FadeIn(weights), FadeIn(name), run_time=0.8)
+        self.wait(1.2)
+        self.play(FadeOut(weights), FadeOut(name), run_time=0.5)
+
+    def join(self, outputs: list[LabelledMatrix], concat: LabelledMatrix, d_k: int) -> AnimationGroup:
+        """Each head's entries slide into their columns of the concatenation."""
+        moves, landed = [], set()
+        for n, out in enumerate(outputs):
+            for (i, c), cell in out.entries.items():
+                if concat.is_shown(i, n * d_k + c):
+                    moves.append(ReplacementTransform(cell, concat.get_entry(i, n * d_k + c)))
+                    landed.add((i, n * d_k + c))
+                else:
+                    moves.append(FadeOut(cell))
+        rest = [FadeIn(cell) for key, cell in concat.entries.items() if key not in landed]
+        frames = [FadeOut(VGroup(o.brackets, o.row_labels, o.ellipses)) for o in outputs]
+        return AnimationGroup(*moves, *rest, *frames, FadeIn(concat.get_frame()))
+
+    def head_braces(self, concat: LabelledMatrix, h: int, d_k: int) -> VGroup:
+        """Under the concatenation, which columns came from which head."""
+        braces = VGroup()
+        for n in range(h):
+            cells = VGroup(*(concat.get_column(c) for c in range(n * d_k, (n + 1) * d_k) if len(concat.get_column(c))))
+            if len(cells):
+                brace = Brace(cells, DOWN, buff=0.1, color=palette.MUTED)
+                name = notation(caption(f"head {n + 1}", SMALL, palette.MUTED)).next_to(brace, DOWN, buff=0.08)
+                braces.add(VGroup(brace, name))
+        return braces
+
+    def concat_matrix(self, we: WorkedExample, tokens: list[str]) -> LabelledMatrix:
+        return token_matrix(we.concat, tokens, r"\text{concat}", max_cols=8)
+
+    def project(self, we: WorkedExample, tokens: list[str], concat: LabelledMatrix) -> None:
+        """Multiply the concatenation by W_O: the layer's output."""
+        self.narrate("Finally the output projection W_O mixes the heads into the layer's output.")
+        out = token_matrix(we.output, tokens, r"\text{concat} \cdot W_O", max_cols=8).move_to(concat)
+        self.play(ReplacementTransform(concat, out), run_time=1.2)

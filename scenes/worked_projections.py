@@ -1,0 +1,274 @@
+"""The worked example, steps 1–4: "I love apple phones" from embeddings to Q, K and V.
+
+Every number comes from ``attention_math`` (section ``worked_example``); the scenes lay
+themselves out for 2 to 12 tokens, d_model up to 8 and 1 to 4 heads. The layout helpers
+the chapter's modules share are in ``scenes/kit/layout.py``.
+Steps 5–7 are in ``worked_scores.py``, steps 8–10 in ``worked_outputs.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Brace,
+    ChangeDecimalToValue,
+    Create,
+    DecimalNumber,
+    FadeIn,
+    FadeOut,
+    Indicate,
+    LaggedStart,
+    ReplacementTransform,
+    Square,
+    Transform,
+    VGroup,
+    Write,
+)
+
+from scenes.kit import (
+    DISPLAY_LARGE,
+    LABEL,
+    LEAD,
+    READOUT,
+    SMALL,
+    TITLE,
+    LabelledMatrix,
+    LessonScene,
+    TokenRow,
+    caption,
+    formula,
+    notation,
+    palette,
+)
+from scenes.kit.layout import MAX_COLS, MAX_ROWS, below_title, fit_width, matrix_font, token_matrix
+from scenes.kit.numbers import fmt, places_for
+
+
+def product_line(a: np.ndarray, b: np.ndarray, places_a: int, places_b: int, size: float = LABEL) -> VGroup:
+    """The products a_k × b_k of one entry, written "a₁×b₁ + a₂×b₂ + …", one Text per term."""
+    terms = [caption(f"{fmt(x, places_a)}×{fmt(y, places_b)}", size) for x, y in zip(a, b, strict=True)]
+    parts = []
+    for i, term in enumerate(terms):
+        if i:
+            parts.append(caption("+", size))
+        parts.append(term)
+    line = VGroup(*parts).arrange(RIGHT, buff=0.12)
+    line.terms = terms
+    return line
+
+
+class ShowEmbeddings(LessonScene):
+    """Step 1: each token becomes a row of X, d_model numbers long."""
+
+    def construct(self) -> None:
+        we = self.values.worked_example
+        tokens, x = we.tokens, we.X
+        self.show_title()
+        self.narrate("We start from a sentence. Each token is looked up as a vector of numbers: its embedding.")
+        sentence = TokenRow(tokens, font_size=36).move_to(UP * 1.5)
+        sentence = fit_width(sentence, 12)
+        self.play(LaggedStart(*(FadeIn(t, shift=DOWN * 0.2) for t in sentence), lag_ratio=0.2))
+        self.wait(0.5)
+        matrix = token_matrix(x, tokens, "X", max_cols=8)
+        matrix.move_to(DOWN * 0.4)
+        self.narrate("Stacked one row per token, the embeddings form the input matrix X.")
+        self.play(
+            ReplacementTransform(sentence, matrix.get_row_labels()),
+            FadeIn(matrix.get_brackets()),
+            FadeIn(matrix.get_name()),
+            FadeIn(matrix.ellipses),
+        )
+        self.play(matrix.fill_in(run_time=1.5))
+        brace = Brace(matrix.cells, DOWN, color=palette.MUTED)
+        width = formula(rf"d_{{\text{{model}}}} = {we.d_model}", size=TITLE).next_to(brace, DOWN, buff=0.1)
+        self.narrate(f"Every row has d_model = {we.d_model} numbers: the width of the model.")
+        self.play(FadeIn(brace), Write(width))
+        frame = matrix.row_frame(0)
+        self.narrate(f"Row by row, X holds one vector per token: here the row of '{tokens[0]}'.")
+        self.play(Create(frame))
+        self.wait(1.5)
+
+
+class ConfigureModel(LessonScene):
+    """Step 2: d_model and h are chosen; d_k = d_model / h is derived."""
+
+    def construct(self) -> None:
+        we = self.values.worked_example
+        d_model, h, d_k = we.d_model, we.h, we.d_k
+        self.show_title()
+        lines = VGroup(
+            formula(rf"d_{{\text{{model}}}} = {d_model}", size=DISPLAY_LARGE),
+            formula(rf"h = {h}", size=DISPLAY_LARGE),
+            formula(
+                rf"d_k = \frac{{d_{{\text{{model}}}}}}{{h}} = \frac{{{d_model}}}{{{h}}} = {d_k}",
+                size=DISPLAY_LARGE,
+            ),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.45)
+        notes = VGroup(
+            caption("the size of each token's vector", color=palette.MUTED),
+            caption("attention heads, running in parallel", color=palette.MUTED),
+            caption("the size of each head's query, key and value", color=palette.MUTED),
+        )
+        for line, note in zip(lines, notes, strict=True):
+            note.next_to(lines, RIGHT, buff=0.6).match_y(line)
+        VGroup(lines, notes).move_to(UP * 0.7)
+        narration = (
+            f"The model has width d_model = {d_model}.",
+            f"It runs h = {h} attention heads side by side.",
+            f"Each head works in d_k = d_model / h = {d_k} dimensions.",
+        )
+        for line, note, text in zip(lines, notes, narration, strict=True):
+            self.narrate(text)
+            self.play(Write(line), FadeIn(note), run_time=1.2)
+            self.wait(0.5)
+        self.narrate("The model's width is split evenly: each head gets its own d_k slice.")
+        self.play(LaggedStart(*map(FadeIn, self.split_bar(d_model, h, d_k)), lag_ratio=0.15))
+        self.wait(2)
+
+    def split_bar(self, d_model: int, h: int, d_k: int) -> list[VGroup]:
+        """d_model squares, grouped into h heads of d_k, each head labelled."""
+        side = min(0.6, 9 / d_model)
+        squares = VGroup(*(Square(side, stroke_color=palette.TEXT, stroke_width=2) for _ in range(d_model)))
+        squares.arrange(RIGHT, buff=0).move_to(DOWN * 2.1)
+        groups = []
+        for head in range(h):
+            cells = VGroup(*squares[head * d_k : (head + 1) * d_k])
+            cells.set_fill(palette.TEXT, opacity=0.35 if head % 2 == 0 else 0.12)
+            name = notation(caption(f"head {head + 1}", SMALL))
+            groups.append(VGroup(cells, name.next_to(cells, DOWN, buff=0.15)))
+        return groups
+
+
+class IntroduceProjections(LessonScene):
+    """Step 3: head 1's learned W_q, W_k, W_v, each d_model × d_k, and what each is for."""
+
+    def construct(self) -> None:
+        we = self.values.worked_example
+        head = we.heads[0]
+        self.show_title()
+        self.narrate("Head 1 owns three learned matrices. Each turns a token's vector into a shorter one.")
+        font = matrix_font(we.d_model)
+        mats = VGroup(
+            *(
+                LabelledMatrix(w, name=name, color=palette.ROLE[role], font_size=font, max_cols=MAX_COLS)
+                for name, w, role in (("W_q", head.W_q, "Q"), ("W_k", head.W_k, "K"), ("W_v", head.W_v, "V"))
+            )
+        )
+        roles = ("query:\nwhat am I looking for?", "key:\nwhat do I offer?", "value:\nwhat do I pass on?")
+        notes = VGroup(*(caption(text, LABEL, mat.color_role) for text, mat in zip(roles, mats, strict=True)))
+        columns = VGroup(*(VGroup(m, n.next_to(m, DOWN, buff=0.35)) for m, n in zip(mats, notes, strict=True)))
+        below_title(fit_width(columns.arrange(RIGHT, buff=0.8, aligned_edge=UP), 12.5))
+        size = rf"\text{{each: }} d_{{\text{{model}}}} \times d_k = {we.d_model} \times {we.d_k}"
+        shape = formula(size, size=TITLE, color=palette.MUTED).next_to(notes, DOWN, buff=0.35)
+        say = (
+            "W_q makes queries: what each token is looking for.",
+            "W_k makes keys: what each token offers to be found by.",
+            "W_v makes values: what each token passes on when it is chosen.",
+        )
+        for mat, note, text in zip(mats, notes, say, strict=True):
+            self.narrate(text)
+            self.play(FadeIn(mat.get_frame()), mat.fill_in(run_time=1), FadeIn(note))
+            self.wait(0.6)
+        self.narrate(f"Each is d_model × d_k = {we.d_model} × {we.d_k}: {we.d_model} numbers in, {we.d_k} out.")
+        self.play(Write(shape))
+        self.wait(2)
+
+
+class MultiplyQueries(LessonScene):
+    """Step 4: Q = X·W_q entry by entry (products and running sum), then K and V faster."""
+
+    def construct(self) -> None:
+        we = self.values.worked_example
+        head, tokens, x = we.heads[0], we.tokens, we.X
+        self.show_title()
+        self.narrate("Queries come from a matrix product: Q = X · W_q.")
+        parts = self.product_layout(x, head.W_q, head.Q, tokens, "Q")
+        x_mat, w_mat, q_mat = parts[0], parts[2], parts[4]
+        self.play(FadeIn(VGroup(*parts[:4])), FadeIn(q_mat.get_frame()))
+        self.multiply_first_row(x_mat, w_mat, q_mat, head.Q_terms, head.Q_partial_sums)
+        self.narrate("Every other row works the same way: one token's row times each column.")
+        self.fill_rows(x_mat, q_mat, skip_first=True, run_time=0.6)
+        self.wait(0.8)
+        for role, w, result in (("K", head.W_k, head.K), ("V", head.W_v, head.V)):
+            self.narrate(
+                "Keys and values are made the same way, with W_k and W_v."
+                if role == "K"
+                else "And V = X · W_v: the values each token will hand on."
+            )
+            new = self.product_layout(x, w, result, tokens, role)
+            self.play(
+                *(ReplacementTransform(old, fresh) for old, fresh in zip(parts[1:4], new[1:4], strict=True)),
+                FadeOut(parts[4]),
+                FadeIn(new[4].get_frame()),
+            )
+            parts = [parts[0], *new[1:]]
+            self.fill_rows(x_mat, parts[4], skip_first=False, run_time=0.35)
+        self.wait(1.5)
+
+    def product_layout(self, x, w, result, tokens, role: str) -> list:
+        """X · W = R laid out across the top of the frame."""
+        font = matrix_font(max(len(tokens), w.shape[0]))
+        x_mat = LabelledMatrix(x, row_labels=tokens, name="X", font_size=font, max_rows=MAX_ROWS, max_cols=MAX_COLS)
+        w_mat = LabelledMatrix(
+            w, name=f"W_{role.lower()}", color=palette.ROLE[role], font_size=font, max_rows=MAX_ROWS, max_cols=MAX_COLS
+        )
+        r_mat = LabelledMatrix(
+            result, name=role, color=palette.ROLE[role], font_size=font, max_rows=MAX_ROWS, max_cols=MAX_COLS
+        )
+        dot, equals = formula(r"\cdot", size=READOUT), formula("=", size=READOUT)
+        row = [x_mat, dot, w_mat, equals, r_mat]
+        group = VGroup(*row).arrange(RIGHT, buff=0.35)
+        for mob in (dot, equals):
+            mob.match_y(x_mat.cells)
+        fit_width(group, 13).next_to(UP * 3.0, DOWN, buff=0.2)
+        return row
+
+    def multiply_first_row(self, x_mat, w_mat, q_mat, terms: np.ndarray, partial: np.ndarray) -> None:
+        """Row 1 of Q in full: row and column framed, products written, the running sum counting up."""
+        x, w = x_mat.values, w_mat.values
+        row_frame = x_mat.row_frame(0)
+        col_frame = w_mat.column_frame(0, palette.QUERY)
+        self.play(Create(row_frame), Create(col_frame))
+        self.narrate("Entry (1, 1): multiply the first row of X with the first column of W_q, term by term, and add.")
+        shown_cols = [j for j in q_mat.shown_cols if j is not None]
+        for n, j in enumerate(shown_cols):
+            line = product_line(x[0], w[:, j], places_for(x), places_for(w), size=LEAD)
+            line.add(caption("=", LEAD)).arrange(RIGHT, buff=0.12)
+            fit_width(line, 11.5).next_to(x_mat, DOWN, buff=0.7).set_x(-0.6)
+            running = DecimalNumber(0, num_decimal_places=q_mat.places, font_size=40, color=palette.QUERY)
+            running.next_to(line, RIGHT, buff=0.2)
+            if n:
+                self.play(Transform(col_frame, w_mat.column_frame(j, palette.QUERY)), FadeIn(line), run_time=0.5)
+                self.add(running)
+                self.play(ChangeDecimalToValue(running, partial[0, j, -1]), run_time=0.6)
+            else:
+                self.play(FadeIn(line))
+                self.add(running)
+                self.count_up(line, running, partial[0, j], terms[0, j])
+            self.play(ReplacementTransform(running, q_mat.get_entry(0, j)), FadeOut(line), run_time=0.6)
+        self.play(FadeOut(col_frame), FadeOut(row_frame))
+
+    def count_up(self, line: VGroup, running: DecimalNumber, partial: np.ndarray, terms: np.ndarray) -> None:
+        """Light each product in turn while the running sum adds it."""
+        self.narrate("Each product adds to the running sum; the last sum is the entry.")
+        for term, value in zip(line.terms, partial, strict=True):
+            self.play(Indicate(term, color=palette.HEAT_LOW), ChangeDecimalToValue(running, value), run_time=0.7)
+
+    def fill_rows(self, x_mat, r_mat, skip_first: bool, run_time: float) -> None:
+        """A frame slides down X while each shown row of the result appears."""
+        rows = [i for i in r_mat.shown_rows if i is not None][1 if skip_first else 0 :]
+        frame = x_mat.row_frame(rows[0]) if rows else None
+        if frame is None:
+            return
+        self.play(Create(frame), run_time=0.3)
+        for i in rows:
+            self.play(
+                frame.animate.move_to(x_mat.row_frame(i)),
+                LaggedStart(*(FadeIn(c) for c in r_mat.get_row(i)), lag_ratio=0.2),
+                run_time=run_time,
+            )
+        self.play(FadeOut(frame), run_time=0.3)

@@ -1,0 +1,228 @@
+"""The worked example, steps 5–7: dot products as scores, then scaling and softmax.
+
+Every number comes from ``attention_math`` (section ``worked_example``); the scenes lay
+themselves out for 2 to 12 tokens, d_model up to 8 and 1 to 4 heads. The layout helpers
+the chapter's modules share are in ``scenes/kit/layout.py``.
+Steps 1–4 are in ``worked_projections.py``, steps 8–10 in ``worked_outputs.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arc,
+    ChangeDecimalToValue,
+    Create,
+    DecimalNumber,
+    FadeIn,
+    FadeOut,
+    GrowArrow,
+    LaggedStart,
+    ReplacementTransform,
+    Rotate,
+    VGroup,
+    Write,
+)
+
+from attention_math.types import Head
+from scenes.kit import (
+    HEADING,
+    LEAD,
+    READOUT,
+    SMALL,
+    TITLE,
+    Heatmap,
+    LabelledMatrix,
+    LessonScene,
+    SoftmaxBars,
+    TokenRow,
+    VectorPlane,
+    caption,
+    formula,
+    palette,
+)
+from scenes.kit.layout import MAX_ROWS, below_title, fit_width, token_matrix
+from scenes.kit.numbers import fmt
+
+MAX_PAIRS = 4  # query-key pairs spelled out one by one before the whole grid
+
+
+class AlignDotProducts(LessonScene):
+    """Step 5: q·k as alignment, a query swept past a key, then the QKᵀ score grid cell by cell."""
+
+    def construct(self) -> None:
+        we = self.values.worked_example
+        head, tokens = we.heads[0], we.tokens
+        self.show_title()
+        plane = VectorPlane(self.extent(head), width=6.0, height=5.6).to_edge(LEFT, buff=0.6).shift(DOWN * 0.55)
+        note = caption("each key drawn at its true\nangle to the query", SMALL, palette.MUTED)
+        fit_width(note, plane.width).next_to(plane, UP, buff=0.15)
+        query = plane.polar_arrow(head.query_norms[0], 0.0, palette.QUERY)
+        q_name = TokenRow([f"q: {tokens[0]}"], font_size=28, color=palette.QUERY).next_to(query.get_end(), DOWN)
+        self.narrate(f"A score asks: how well does the query of '{tokens[0]}' line up with each key?")
+        self.play(Create(plane), FadeIn(note), GrowArrow(query), FadeIn(q_name))
+        keys = VGroup(
+            *(
+                plane.polar_arrow(head.key_norms[j], head.qk_angles[0, j], palette.KEY).set_opacity(0.45)
+                for j in range(len(tokens))
+            )
+        )
+        self.play(LaggedStart(*map(GrowArrow, keys), lag_ratio=0.15))
+        readout = self.readout(head, 0).next_to(plane, RIGHT, buff=0.8).align_to(plane, UP)
+        best = int(np.argmax(head.scores[0]))
+        self.narrate(f"The dot product q·k is largest for the key pointing most the same way: '{tokens[best]}'.")
+        self.play(FadeIn(readout))
+        for j in sorted({*range(min(len(tokens), MAX_PAIRS)), best}):
+            self.show_pair(keys, readout, head, j, tokens)
+        self.sweep(plane, query, keys[best], readout, head, best)
+        self.fill_scores(head, tokens, VGroup(plane, note, query, q_name, keys, readout))
+
+    def extent(self, head: Head) -> tuple[float, float, float, float]:
+        """Room for every key around the query, and for the query turned fully around."""
+        reach = max(head.query_norms[0], head.key_norms.max()) * 1.05
+        return (-reach, reach, -reach, reach)
+
+    def readout(self, head: Head, j: int) -> VGroup:
+        """ "q·k = " with the score of key ``j`` as a DecimalNumber."""
+        lhs = formula(r"q \cdot k =", size=READOUT)
+        value = DecimalNumber(head.scores[0, j], num_decimal_places=2, font_size=48)
+        return VGroup(lhs, value.next_to(lhs, RIGHT, buff=0.2))
+
+    def show_pair(self, keys: VGroup, readout: VGroup, head: Head, j: int, tokens: list[str]) -> None:
+        """Light key ``j`` and show its score, written out as its products."""
+        terms = head.score_terms[0, j]
+        line = caption(" + ".join(fmt(t) for t in terms), LEAD)
+        fit_width(line, 5.5).next_to(readout, DOWN, buff=0.3).align_to(readout, LEFT)
+        name = TokenRow([f"k: {tokens[j]}"], font_size=28, color=palette.KEY)
+        name.next_to(line, DOWN, buff=0.2).align_to(readout, LEFT)
+        self.play(
+            keys[j].animate.set_opacity(1),
+            ChangeDecimalToValue(readout[1], head.scores[0, j]),
+            FadeIn(line),
+            FadeIn(name),
+            run_time=0.7,
+        )
+        self.wait(0.4)
+        self.play(keys[j].animate.set_opacity(0.45), FadeOut(line), FadeOut(name), run_time=0.4)
+
+    def sweep(self, plane, query, key, readout, head: Head, best: int) -> None:
+        """Turn a copy of the query onto the key, then square to it, then against it."""
+        ghost = query.copy().set_opacity(0.9)
+        key.set_opacity(1)
+        start = head.qk_angles[0, best]
+        stops = (
+            (start, head.aligned_dots[0, best], "aligned: the largest score"),
+            (start + np.pi / 2, head.orthogonal_dot, "orthogonal: zero"),
+            (start + np.pi, head.opposite_dots[0, best], "opposite: the most negative"),
+        )
+        self.narrate("Turn the query: aligned gives the largest score, at right angles zero, opposite negative.")
+        self.add(ghost)
+        angle, name = 0.0, None
+        for target, value, text in stops:
+            fresh = caption(text, LEAD).next_to(readout, DOWN, buff=0.9).align_to(readout, LEFT)
+            arc = Arc(radius=0.6, start_angle=0, angle=target, arc_center=plane.c2p(0, 0), color=palette.MUTED)
+            self.play(
+                Rotate(ghost, target - angle, about_point=plane.c2p(0, 0)),
+                ChangeDecimalToValue(readout[1], value),
+                FadeIn(fresh),
+                FadeOut(name) if name else FadeIn(arc),
+                run_time=1.2,
+            )
+            self.remove(arc)
+            self.wait(0.6)
+            angle, name = target, fresh
+        self.play(FadeOut(ghost), FadeOut(name), key.animate.set_opacity(0.45))
+
+    def fill_scores(self, head: Head, tokens: list[str], old: VGroup) -> None:
+        """The QKᵀ grid: row 1 cell by cell, then the other rows."""
+        self.narrate("Every query meets every key: the scores fill the grid QKᵀ, one row per query.")
+        grid = token_matrix(head.scores, tokens, r"QK^{\top}", col_labels=tokens, max_cols=MAX_ROWS)
+        fit_width(grid, 12).move_to(DOWN * 0.3)
+        self.play(FadeOut(old), FadeIn(grid.get_frame()))
+        pair = formula(r"q_i \cdot k_j", size=HEADING, color=palette.MUTED)
+        for i in (i for i in grid.shown_rows if i is not None):
+            cells = grid.get_row(i)
+            if i == 0:
+                for cell in cells:
+                    self.play(FadeIn(cell, scale=1.4), pair.animate.next_to(cell, DOWN, buff=0.05), run_time=0.35)
+                self.remove(pair)
+            else:
+                self.play(LaggedStart(*(FadeIn(c) for c in cells), lag_ratio=0.15), run_time=0.5)
+        self.narrate("Rows are queries, columns are keys: row i says how much token i cares about each token.")
+        self.wait(2)
+
+
+class NormalizeScores(LessonScene):
+    """Steps 6–7: scores ÷ √d_k, exponentials, bars normalized to sum 1, landing in the heatmap."""
+
+    def construct(self) -> None:
+        we = self.values.worked_example
+        head, tokens = we.heads[0], we.tokens
+        self.show_title()
+        font = 28 if len(tokens) <= 5 else 20
+        rows = 6 if len(tokens) <= 6 else 5  # leave room for the bars below
+        scores = self.grid(head.scores, tokens, r"QK^{\top}", font, rows)
+        self.play(FadeIn(scores))
+        scale = formula(
+            rf"\div \sqrt{{d_k}} = \div \sqrt{{{head.d_k}}} = \div {fmt(head.sqrt_d_k)}", size=TITLE
+        ).next_to(scores, DOWN, buff=0.3)
+        self.narrate(f"First divide every score by √d_k = {fmt(head.sqrt_d_k)}, so scores stay in a gentle range.")
+        self.play(Write(scale))
+        scaled = self.grid(head.scaled_scores, tokens, r"QK^{\top} / \sqrt{d_k}", font, rows)
+        self.play(ReplacementTransform(scores, scaled), run_time=1.2)
+        self.play(FadeOut(scale))
+        heatmap = below_title(self.heatmap(head, tokens)).to_edge(RIGHT, buff=0.4)
+        self.play(FadeIn(heatmap.get_labels()), FadeIn(heatmap.get_caption()))
+        row_frame = scaled.row_frame(0)
+        self.narrate(f"Softmax, one row at a time. Take the row of '{tokens[0]}'.")
+        self.play(Create(row_frame))
+        bars = self.softmax_row(head, tokens, 0, scaled)
+        self.narrate("The bars land in the first row of the weights: yellow is little attention, vermillion most.")
+        rest = VGroup(bars.baseline, bars.get_numbers(), bars.get_labels(), bars.get_total())
+        self.play(ReplacementTransform(bars.get_bars(), heatmap.get_row(0)), FadeOut(rest), run_time=1.2)
+        self.play(FadeIn(heatmap.get_row_digits(0)))
+        self.narrate("Every other row goes through the same softmax.")
+        for i in range(1, len(tokens)):
+            target = scaled.row_frame(i) if scaled.is_shown(i, 0) else row_frame
+            self.play(row_frame.animate.move_to(target), heatmap.fill_row(i), run_time=0.45)
+        self.play(FadeOut(row_frame))
+        self.wait(2)
+
+    def grid(self, values, tokens, name: str, font: float, rows: int) -> LabelledMatrix:
+        m = LabelledMatrix(values, row_labels=tokens, name=name, font_size=font, max_rows=rows, max_cols=6)
+        return below_title(m).to_edge(LEFT, buff=0.4)
+
+    def heatmap(self, head: Head, tokens: list[str]) -> Heatmap:
+        cell = min(0.85, 4.4 / len(tokens))
+        return Heatmap(head.weights, tokens, cell=cell, caption=True)
+
+    def softmax_row(self, head: Head, tokens: list[str], i: int, scaled: LabelledMatrix) -> SoftmaxBars:
+        """Exponentials as bars (their sum shown), then the same bars divided by that sum."""
+        width = min(0.7, 5.4 / len(tokens) * 0.75)
+        height = 1.6 if len(tokens) <= 6 else 1.0
+        exp = SoftmaxBars(
+            head.exp_scores[i], tokens, total=head.exp_sums[i], height=height, bar_width=width, total_at=UP
+        )
+        exp.next_to(scaled, DOWN, buff=0.35).align_to(scaled, LEFT)
+        self.narrate("Raise e to each scaled score: every result is positive. Then add them up.")
+        self.play(exp.grow(run_time=1.4))
+        self.play(FadeIn(exp.get_total()))
+        self.wait(0.6)
+        norm = SoftmaxBars(
+            head.weights[i],
+            tokens,
+            total=head.weight_sums[i],
+            height=height,
+            bar_width=width,
+            max_value=head.exp_scores[i].max() / head.exp_sums[i],
+            total_at=UP,
+        )
+        norm.move_to(exp, aligned_edge=DOWN + LEFT)
+        self.narrate("Divide each by the sum: the bars now add up to exactly 1. These are the attention weights.")
+        self.play(ReplacementTransform(exp, norm), run_time=1.5)
+        self.wait(1)
+        return norm
