@@ -1,6 +1,7 @@
 """Benchmark: plain manim one scene after another against render.py, in one run, as a Markdown table.
 
-``make bench`` runs it on every scene of the lesson that exists; ``--scenes`` picks a subset.
+``make bench`` runs it on every scene of the lesson that exists; ``--scenes`` picks a subset and
+``--rows`` some rows (``make bench ROWS=8,10 SCENES="scale-softmax"``). Rows 8-10 are always 1080p60.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import time
 from pathlib import Path
 
 import srt
+from full_quality import guard_row, lesson_row, scene_rows
 
 from attention_math.example import DEFAULT_EXAMPLE, ROOT, read_toml
 from scenes.lesson import LESSON, Entry
@@ -25,6 +27,14 @@ from scenes.lesson import LESSON, Entry
 QUALITY_FLAGS = {"low": "-ql", "medium": "-qm", "high": "-qh", "4k": "-qk"}
 EDITED_SECTION = "worked_example"
 LONG_EXAMPLE = ROOT / "tests" / "examples" / "twelve_tokens.toml"
+ROWS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10")
+
+
+def row_list(text: str) -> set[str]:
+    rows = {part.strip() for part in text.split(",") if part.strip()}
+    if not rows or rows - set(ROWS):
+        raise argparse.ArgumentTypeError(f"expected row numbers from 1 to 10 separated by commas, got {text!r}")
+    return rows
 
 
 def parse_args() -> argparse.Namespace:
@@ -34,6 +44,7 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--quality", choices=QUALITY_FLAGS, default="high", help="default: high, as render.py")
     parser.add_argument("--jobs", type=int, default=2, help="render.py --jobs (default: 2)")
+    parser.add_argument("--rows", type=row_list, default=set(ROWS), help="rows to run, e.g. 8,10 (default: all)")
     parser.add_argument(
         "--long-example",
         type=Path,
@@ -138,29 +149,49 @@ def main() -> None:
     print(f"scenes ({len(scenes)}, quality {args.quality}): {' '.join(e.id for e in scenes)}", flush=True)
     print("\n| run | seconds | comparison |\n|---|---:|---|", flush=True)
     with tempfile.TemporaryDirectory(prefix="attention-bench-") as tmp:
-        out = Path(tmp) / "out"
-        plain_cold = plain_manim(scenes, args.quality, Path(tmp) / "plain-cold", cache=False)
+        if args.rows & set(ROWS[:7]):
+            low_quality_rows(scenes, args, Path(tmp))
+        clips = scene_rows(scenes, Path(tmp), row) if "8" in args.rows else {}
+        if "9" in args.rows:
+            lesson_row(scenes, Path(tmp), row)
+        if "10" in args.rows:
+            guard_row(scenes[0], Path(tmp), row, clips.get(scenes[0].id))
+
+
+def low_quality_rows(scenes: list[Entry], args: argparse.Namespace, tmp: Path) -> None:
+    """Rows 1-7 (at ``--quality``): plain manim against render.py cold, no-op, incremental; the voice.
+
+    They build on each other, so the selected ones run together with what they need.
+    """
+    want, out = args.rows, tmp / "out"
+    plain_cold = plain_manim(scenes, args.quality, tmp / "plain-cold", cache=False) if want & {"1", "2"} else 0.0
+    if "1" in want:
         row("1. plain manim, one after another, --disable_caching (cold)", plain_cold, "1.00× (baseline)")
+    cold = 0.0
+    if want & {"2", "3", "4", "6", "7"}:
         cold = render_py(scenes, args, out, "--force")
-        row(f"2. render.py --jobs {args.jobs} --force (cold)", cold, f"{plain_cold / cold:.2f}× faster than 1")
+        if "2" in want:
+            faster = f"{plain_cold / cold:.2f}× faster than 1" if plain_cold else ""
+            row(f"2. render.py --jobs {args.jobs} --force (cold)", cold, faster)
+    if "3" in want:
         noop = render_py(scenes, args, out)
         skipped = sum(s == "skipped" for s in statuses(out).values())
-        plain_manim(scenes, args.quality, Path(tmp) / "plain-cached", cache=True)  # fills manim's cache, not timed
-        plain_cached = plain_manim(scenes, args.quality, Path(tmp) / "plain-cached", cache=True)
+        plain_manim(scenes, args.quality, tmp / "plain-cached", cache=True)  # fills manim's cache, not timed
+        plain_cached = plain_manim(scenes, args.quality, tmp / "plain-cached", cache=True)
         row("3a. plain manim again, with manim's own cache", plain_cached, "")
-        row(
-            f"3b. render.py again, nothing changed ({skipped} skipped)",
-            noop,
-            f"{plain_cached / noop:.0f}× faster than 3a",
-        )
-        change = edit_one_value(DEFAULT_EXAMPLE, Path(tmp) / "edited.toml")
-        after_edit = render_py(scenes, args, out, "--example", str(Path(tmp) / "edited.toml"))
+        faster = f"{plain_cached / noop:.0f}× faster than 3a"
+        row(f"3b. render.py again, nothing changed ({skipped} skipped)", noop, faster)
+    if "4" in want:
+        change = edit_one_value(DEFAULT_EXAMPLE, tmp / "edited.toml")
+        after_edit = render_py(scenes, args, out, "--example", str(tmp / "edited.toml"))
         rendered = sorted(i for i, s in statuses(out).items() if s == "rendered")
         dependents = sorted(e.id for e in scenes if EDITED_SECTION in e.depends_on)
         verdict = "only the dependents" if rendered == dependents else f"expected {len(dependents)} dependents"
         row(f"4. render.py after editing {change}", after_edit, f"rendered {len(rendered)} of {len(scenes)}: {verdict}")
-        compare_sentence_lengths(scenes, args, Path(tmp))
-        compare_voices(scenes, args, Path(tmp), cold)
+    if "5" in want:
+        compare_sentence_lengths(scenes, args, tmp)
+    if want & {"6", "7"}:
+        compare_voices(scenes, args, tmp, cold)
 
 
 def compare_voices(scenes: list[Entry], args: argparse.Namespace, tmp: Path, voiced: float) -> None:
@@ -183,9 +214,9 @@ def compare_voices(scenes: list[Entry], args: argparse.Namespace, tmp: Path, voi
     row("7. render.py --voice none (cold)", silent, f"with the {voice} voice (row 2): {voiced / silent:.2f}× the time")
 
 
-def row(name: str, seconds: float, comparison: str) -> None:
+def row(name: str, seconds: float | None, comparison: str) -> None:
     """Print one row of the table as soon as it is measured (a run at 1080p60 takes a while)."""
-    print(f"| {name} | {seconds:.2f} | {comparison} |", flush=True)
+    print(f"| {name} | {'–' if seconds is None else f'{seconds:.2f}'} | {comparison} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -3,5 +3,6 @@
 ``settings`` (the command line, read once into a frozen object), ``plan`` (which scenes, their
 fingerprints, what is up to date), ``manifest`` (the typed ``manifest.json``), ``workers`` (the
 processes that run manim), ``media`` (probing, thumbnails, the joined lesson), ``progress`` (the
-display) and ``run`` (the run itself, from settings to exit status).
+display), ``run`` (the run itself, from settings to exit status), ``cluster`` (the same renders on a
+Dask cluster, ``--cluster``) and ``lessons`` (one lesson per example file, ``--example a.toml b.toml``).
 """

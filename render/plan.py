@@ -18,6 +18,7 @@ from attention_math.example import ROOT
 from scenes.lesson import LESSON, Entry
 
 from .manifest import SceneRecord, Status
+from .media import ENCODER
 from .settings import UsageError
 
 #: what every scene shares: a change here re-renders the whole lesson
@@ -37,6 +38,7 @@ class Job:
     kind: Literal["clip", "slides"] = "clip"
     process: BaseProcess | None = None  # the worker rendering it
     started: float = 0.0
+    expected: float | None = None  # its render time as the manifest suggests (see expected_seconds), if known
 
     @property
     def stem(self) -> str:
@@ -115,9 +117,11 @@ def named_files(value: Any) -> dict[str, str]:
     return {}
 
 
-def fingerprint(entry: Entry, raw_example: dict[str, Any], settings: dict[str, Any]) -> str:
+def fingerprint(
+    entry: Entry, raw_example: dict[str, Any], settings: dict[str, Any], encoder: dict[str, str] = ENCODER
+) -> str:
     """sha256 over all a scene's output depends on: sources, its example sections and the files they
-    name (e.g. a model-data file), settings, manim."""
+    name (e.g. a model-data file), settings, the encoder's settings, manim."""
     sections = {section: raw_example.get(section) for section in entry.depends_on}
     inputs = {
         "scene": files_digest([ROOT / entry.file]),
@@ -125,6 +129,7 @@ def fingerprint(entry: Entry, raw_example: dict[str, Any], settings: dict[str, A
         "example": sections,
         "named_files": named_files(sections),
         "settings": settings,
+        "encoder": encoder,
         **shared_inputs(),
     }
     return hashlib.sha256(json.dumps(inputs, sort_keys=True, separators=(",", ":"), default=str).encode()).hexdigest()
@@ -138,6 +143,7 @@ def plan(
 ) -> list[Job]:
     """A job per selected scene, ``skipped`` when up to date, else ``todo``; updates ``records`` to match."""
     positions = {e.id: i for i, e in enumerate(LESSON, 1)}
+    expected = expected_seconds(list(records.values()))  # before this run's statuses replace the last run's
     for record in records.values():  # scenes outside this run keep their files and are not touched
         if record.file:
             record.status, record.seconds = Status.SKIPPED, 0.0
@@ -150,6 +156,25 @@ def plan(
         else:
             record = SceneRecord(entry.id, entry.title, entry.chapter)
             job = Job(positions[entry.id], entry, fingerprints[entry.id], record, previous)
+        job.expected = expected.get(entry.id)
         records[entry.id] = job.record
         jobs.append(job)
     return jobs
+
+
+def expected_seconds(records: list[SceneRecord]) -> dict[str, float]:
+    """Each scene's render time as the manifest suggests: its last render's seconds where the last run
+    rendered it; else its clip's length times the median seconds per second of clip of those (a run
+    records 0 s for the scenes it skips). Scenes with neither are left out (unknown)."""
+    timed = {r.id: r.seconds for r in records if r.status is Status.RENDERED and r.seconds > 0}
+    rates = sorted(r.seconds / r.duration for r in records if r.id in timed and r.duration)
+    rate = rates[len(rates) // 2] if rates else 1.0  # none measured: lengths alone still rank the scenes
+    lengths = {r.id: r.duration * rate for r in records if r.id not in timed and r.duration}
+    return {**lengths, **timed}
+
+
+def longest_first(jobs: list[Job]) -> list[Job]:
+    """The render queue: scenes of unknown length first (they may be the longest), then the longest
+    expected first, so that no long scene starts last and leaves the other workers idle at the end.
+    Ties keep lesson order; outputs and the manifest stay in lesson order whatever the queue."""
+    return sorted(jobs, key=lambda job: (job.expected is not None, -(job.expected or 0.0)))

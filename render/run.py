@@ -17,9 +17,10 @@ from scenes.lesson import LESSON, Entry
 
 from . import slides, workers
 from .files import describe, locked, stamp, write_atomically
+from .lessons import reuse, run_lessons
 from .manifest import LessonRecord, SceneRecord, Status, read_manifest, write_manifest
 from .media import VIDEO_EXTENSIONS, CheckError, join_lesson, probe_video, write_thumbnail
-from .plan import WORK, Job, available, fingerprint, plan, select, shared_inputs
+from .plan import WORK, Job, available, fingerprint, longest_first, plan, select, shared_inputs
 from .progress import Progress
 from .settings import Settings, UsageError, parse_args
 from .soundtrack import Cue, add_soundtrack
@@ -37,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
         if settings.listing:
             print_lesson(select(settings.scenes), settings.as_json)
             return 0
-        return run(settings)
+        return run_lessons(settings, run) if settings.lessons else run(settings)
     except (UsageError, ExampleError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -91,10 +92,16 @@ class Run:
     def render(self, entries: list[Entry]) -> int:
         shutil.rmtree(self.output / WORK, ignore_errors=True)  # left by an interrupted run
         jobs = plan(entries, self.records, self.fingerprints, self.output, self.settings.force)
-        todo = [job for job in jobs if job.record.status is Status.TODO]
-        progress = Progress(len(todo), self.settings.jobs)
+        reuse(jobs, self.output, self.settings.reuse_from)  # scenes an earlier lesson of this run rendered
+        todo = longest_first([job for job in jobs if job.record.status is Status.TODO])
+        progress = Progress(len(todo), self.settings.jobs, {j.entry.id: j.expected for j in todo if j.expected})
         try:
-            self.render_queue(todo, progress)
+            if self.settings.cluster:  # imported only here: a local run never loads Dask
+                from .cluster import render_on_cluster
+
+                render_on_cluster(self, todo, progress)
+            else:
+                self.render_queue(todo, progress)
         finally:
             progress.stop()
             shutil.rmtree(self.output / WORK, ignore_errors=True)

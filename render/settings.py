@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -44,10 +45,14 @@ class Settings:
     as_json: bool = False
     voice: str = "none"  # piper, espeak or none (GIF clips cannot carry sound: none)
     voice_identity: str = ""  # engine, versions, model digest: what the speech depends on
+    cluster: str | None = None  # --cluster: a Dask scheduler's address (render/cluster.py); None: local workers
+    lessons: tuple[Path, ...] = ()  # several --example files: one lesson each, in subfolders (render/lessons.py)
+    shared: Path | None = None  # in a many-lessons run: the top folder, whose voice cache every lesson shares
+    reuse_from: tuple[Path, ...] = ()  # in a many-lessons run: the lessons already rendered, to reuse scenes of
 
     @property
     def voice_cache(self) -> Path:
-        return self.output / ".cache" / "voice"
+        return (self.shared or self.output) / ".cache" / "voice"
 
     @property
     def manim_flag(self) -> str:
@@ -62,6 +67,8 @@ class Settings:
         notes = []
         if self.transparent and self.format == "mov":
             notes.append("transparent clips are written as QuickTime .mov (MP4 has no transparency; webm works too)")
+        if self.cluster and self.slides:
+            notes.append("--slides with --cluster: the clips render on the cluster, the slides on this machine")
         if self.format == "gif":
             notes.append("no lesson video for GIF clips: GIF holds no chapters or subtitles (use --format mp4 for one)")
             notes.append("GIF clips carry no sound: rendered without the voice, paced for reading")
@@ -95,10 +102,18 @@ def parse_args(argv: list[str] | None) -> Settings:
     parser.add_argument(
         "--example",
         type=Path,
-        default=DEFAULT_EXAMPLE,
-        help="example-values file (default: assets/examples/default.toml)",
+        nargs="+",
+        default=[DEFAULT_EXAMPLE],
+        help="example-values file (default: assets/examples/default.toml); several files or a folder of "
+        ".toml files: one lesson each, in a subfolder of --output named after the file",
     )
     parser.add_argument("--output", type=Path, default=ROOT / "output", help="output folder (default: output/)")
+    parser.add_argument(
+        "--cluster",
+        type=scheduler_address,
+        metavar="ADDRESS",
+        help="render on this Dask scheduler's workers (tcp://HOST:PORT) instead of here",
+    )
     parser.add_argument("--force", action="store_true", help="render even the scenes already up to date")
     parser.add_argument("--format", choices=FORMATS, default="mp4", help="clip format (default: mp4)")
     parser.add_argument("--transparent", action="store_true", help="transparent background (mov or webm clips)")
@@ -115,11 +130,12 @@ def parse_args(argv: list[str] | None) -> Settings:
     if not voices.installed(voice):
         parser.error(f"--voice {voice}: that voice is not installed ({voices.install_hint(voice)})")
     output = args.output.resolve()
+    lessons = lesson_examples(args.example)
     return Settings(
         scenes=tuple(args.scenes or ()),
         quality=args.quality,
         jobs=args.jobs,
-        example=args.example.resolve(),
+        example=(lessons or [args.example[0]])[0].resolve(),
         output=output,
         force=args.force,
         # manim writes transparent clips as .mov (qtrle) when asked for mp4
@@ -130,13 +146,37 @@ def parse_args(argv: list[str] | None) -> Settings:
         as_json=args.json,
         voice=voice,
         voice_identity=identity(voice, output / ".cache" / "voice") if not args.list else "",
+        cluster=args.cluster,
+        lessons=tuple(path.resolve() for path in lessons),
     )
+
+
+def lesson_examples(paths: list[Path]) -> list[Path]:
+    """The examples of a many-lessons run (several files, or folders of .toml files); [] for one file."""
+    if len(paths) == 1 and not paths[0].is_dir():
+        return []
+    files: list[Path] = []
+    for path in paths:
+        found = sorted(path.glob("*.toml")) if path.is_dir() else [path]
+        if not found:
+            raise UsageError(f"--example {path}: the folder has no .toml example files")
+        files += found
+    stems = [file.stem for file in files]
+    if twice := sorted({stem for stem in stems if stems.count(stem) > 1}):
+        raise UsageError(f"--example: two files named {twice[0]}.toml would share the subfolder {twice[0]}/")
+    return files
 
 
 def positive_int(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
     return int(text)
+
+
+def scheduler_address(text: str) -> str:
+    if not re.fullmatch(r"((tcp|tls)://)?(\[[0-9A-Fa-f:]+\]|[^\s:/\[\]]+):\d{1,5}", text):
+        raise argparse.ArgumentTypeError(f"expected a Dask scheduler's address like tcp://HOST:8786, got {text!r}")
+    return text
 
 
 def identity(voice: str, cache: Path) -> str:

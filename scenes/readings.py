@@ -1,0 +1,171 @@
+"""Reading the weights in words: a row of the worked example as percentages (and what head 1 does with
+"apple"), one word's rows in two sentences side by side, and the train's context vector as a weighted sum."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, LaggedStart, Rectangle, VGroup, Write
+
+from scenes.kit import (
+    BODY,
+    CAPTION,
+    LEAD,
+    SMALL,
+    LabelledMatrix,
+    LessonScene,
+    SoftmaxBars,
+    caption,
+    notation,
+    palette,
+)
+from scenes.kit.layout import caption_band, fit_width
+from scenes.kit.numbers import fmt
+
+STORY_WORD = "apple"  # the slide deck's story is about this word's row; any other example reads its middle word
+
+
+def percent(weight: float) -> str:
+    """A weight as a whole percentage: 0.2604 → "26%"."""
+    return f"{fmt(weight * 100, 0)}%"
+
+
+def in_words(tokens: list[str], row: np.ndarray, i: int) -> list[str]:
+    """Row ``i`` of the weights read aloud: "itself" for the word's own share."""
+    return [
+        f"{percent(w)} to {'itself' if j == i else repr(t)}" for j, (t, w) in enumerate(zip(tokens, row, strict=True))
+    ]
+
+
+class ReadWeightRow(LessonScene):
+    """Head 1's first row in words, then both heads' rows of the story word, read as they are."""
+
+    def construct(self) -> None:
+        we = self.values.worked_example
+        tokens = we.tokens
+        title = self.show_title()
+        row = we.heads[0].weights[0]
+        lines = VGroup(*(caption(s, LEAD) for s in in_words(tokens, row, 0))).arrange(DOWN, aligned_edge=LEFT)
+        heading = notation(caption(f"head 1, the row of “{tokens[0]}” gives", BODY, palette.MUTED))
+        block = VGroup(heading, lines).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
+        fit_width(block, 6.0).next_to(title, DOWN, buff=0.6).to_edge(LEFT, buff=0.8)
+        said = ", ".join(in_words(tokens, row, 0)[:2])
+        self.narrate(f"Read a row of weights in words. In head 1, '{tokens[0]}' gives {said}, and so on.")
+        self.play(FadeIn(heading), LaggedStart(*(FadeIn(line, shift=RIGHT * 0.2) for line in lines), lag_ratio=0.3))
+        self.narrate("Each share is a weight times 100: the row adds up to all of its attention.")
+        self.read_story_word(we.heads, tokens, block)
+        self.wait(1.5)
+
+    def read_story_word(self, heads, tokens: list[str], left: VGroup) -> None:
+        """Each head's row of the story word as bars, its top word framed, and the honest verdict."""
+        i = tokens.index(STORY_WORD) if STORY_WORD in tokens else len(tokens) // 2
+        charts = VGroup()
+        for n, head in enumerate(heads[:2]):
+            bars = SoftmaxBars(head.weights[i], tokens, height=2.2, bar_width=0.6, places=2)
+            name = notation(caption(f"head {n + 1}: the row of “{tokens[i]}”", CAPTION, palette.MUTED))
+            charts.add(VGroup(name, bars).arrange(DOWN, buff=0.3))
+        charts.arrange(RIGHT, buff=1.5).move_to(UP * 0.2)
+        tops = [int(np.argmax(head.weights[i])) for head in heads[:2]]
+        said = " and ".join(f"head {n + 1} to '{tokens[t]}'" for n, t in enumerate(tops))
+        self.narrate(f"Now the row of '{tokens[i]}'. Its largest share goes: {said}.")
+        self.play(FadeOut(left))
+        for chart, top in zip(charts, tops, strict=True):
+            bars = chart[1]
+            self.play(FadeIn(chart[0]), FadeIn(VGroup(bars.baseline, bars.get_labels())))
+            self.play(bars.grow(run_time=1.0))
+            bar = bars.get_bars()[top]
+            self.play(
+                Create(Rectangle(width=bar.width + 0.1, height=bar.height + 0.1, color=palette.TEXT).move_to(bar))
+            )
+        note = VGroup(
+            caption("these toy heads were chosen by hand, not trained:", SMALL, palette.MUTED),
+            caption("the meaning map and the real model show what context does", SMALL, palette.MUTED),
+        ).arrange(DOWN, buff=0.1)
+        caption_band(fit_width(note, 12))
+        self.narrate(
+            "These toy matrices were chosen by hand, not trained, so do not read a story into them: "
+            "the meaning map and the real model, later, show what context really does."
+        )
+        self.play(FadeIn(note))
+
+
+class CompareContexts(LessonScene):
+    """One word's attention row in two sentences, side by side: the weights depend on the context."""
+
+    def construct(self) -> None:
+        ss = self.values.semantic_shift
+        title = self.show_title(f"“{ss.cases[0].word}” in two sentences")
+        charts = VGroup()
+        cases = ss.cases[:2]  # the file may give only one sentence
+        for case in cases:
+            bars = SoftmaxBars(case.weights, case.tokens, height=2.2, bar_width=0.6)
+            name = caption(case.sentence, LEAD)
+            charts.add(VGroup(name, bars).arrange(DOWN, buff=0.4))
+        charts.arrange(RIGHT, buff=1.2).next_to(title, DOWN, buff=0.8)
+        fit_width(charts, 13)
+        word = ss.cases[0].word
+        self.narrate(f"The same word, '{word}', in two sentences. Here is its row of weights in each.")
+        for chart in charts:
+            self.play(FadeIn(chart[0]), FadeIn(VGroup(chart[1].baseline, chart[1].get_labels())))
+            self.play(chart[1].grow(run_time=1.0))
+        others = [self.strongest_other(case) for case in cases]
+        said = "; in the second, ".join(
+            f"{percent(c.weights[j])} to '{c.tokens[j]}'" for c, j in zip(cases, others, strict=True)
+        )
+        self.narrate(f"Besides itself, it gives {said}.")
+        for chart, j in zip(charts, others, strict=True):
+            bar = chart[1].get_bars()[j]
+            self.play(
+                Create(Rectangle(width=bar.width + 0.1, height=bar.height + 0.1, color=palette.TEXT).move_to(bar))
+            )
+        verdict = VGroup(
+            caption("the weights are computed from the words around it", LEAD),
+            caption("a layer with fixed weights would mix every sentence the same way", BODY, palette.MUTED),
+        ).arrange(DOWN, buff=0.15)
+        caption_band(fit_width(verdict, 12))
+        self.narrate(
+            "The weights come from the context: a layer with fixed weights would mix every sentence the same way."
+        )
+        self.play(Write(verdict[0]))
+        self.play(FadeIn(verdict[1]))
+        self.wait(1.5)
+
+    @staticmethod
+    def strongest_other(case) -> int:
+        others = np.where(np.arange(len(case.tokens)) == case.focus, -np.inf, case.weights)
+        return int(np.argmax(others))
+
+
+class SumTrainContext(LessonScene):
+    """The focus word's new vector: each word's embedding times its weight, added up."""
+
+    def construct(self) -> None:
+        ts = self.values.train_station
+        f, tokens = ts.focus, ts.tokens
+        title = self.show_title(f"“{tokens[f]}” in context: the weighted sum")
+        weights = LabelledMatrix(ts.weights[f][:, None], row_labels=tokens, name=r"\alpha", font_size=26, places=3)
+        terms = LabelledMatrix(ts.focus_terms, name=r"\alpha_j\, x_j", font_size=26, color=palette.VALUE)
+        VGroup(weights, terms).arrange(RIGHT, buff=1.0).next_to(title, DOWN, buff=0.5).to_edge(LEFT, buff=0.8)
+        self.narrate(f"Now finish what '{tokens[f]}' reads: its row of weights, one per word.")
+        self.play(FadeIn(weights))
+        self.narrate("Each word's vector is scaled by its weight.")
+        self.play(FadeIn(terms))
+        total = LabelledMatrix(ts.output[f][None, :], name=r"\sum_j \alpha_j x_j", font_size=30, color=palette.VALUE)
+        total.next_to(terms, RIGHT, buff=0.9)
+        self.narrate(f"Add the scaled vectors up: that sum is the new, context-aware vector of '{tokens[f]}'.")
+        self.play(Write(total))
+        self.honest_top(ts, weights)
+        self.wait(1.5)
+
+    def honest_top(self, ts, weights: LabelledMatrix) -> None:
+        """Which word the focus row weighs most, itself included, said as it is."""
+        f, tokens, top = ts.focus, ts.tokens, ts.strongest
+        self.play(Create(weights.entry_frame(top, 0)))
+        if top == f:
+            text = f"“{tokens[f]}” weighs itself most; next comes “{tokens[ts.strongest_other]}”"
+        else:
+            mine, theirs = fmt(ts.weights[f, f], 3), fmt(ts.weights[f, top], 3)
+            text = f"“{tokens[top]}” ({theirs}) outweighs “{tokens[f]}” itself ({mine})"
+        line = caption(text, BODY)
+        caption_band(fit_width(line, 7.0)).to_edge(RIGHT, buff=0.6)
+        self.narrate(f"Read it as it is: {text.replace('“', chr(39)).replace('”', chr(39))}.")
+        self.play(FadeIn(line))

@@ -1,0 +1,178 @@
+"""Details of the scores: identity projections make QKᵀ symmetric; softmax sees only the gaps between
+scores (so ÷√d_k sets how sharp the weights are); large scores make its gradient vanish, not explode."""
+
+from __future__ import annotations
+
+from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, LaggedStart, Rectangle, VGroup, Write
+
+from scenes.first_example import number_text, vector_text
+from scenes.kit import (
+    BODY,
+    CAPTION,
+    FORMULA,
+    LEAD,
+    PROMINENT,
+    LabelledMatrix,
+    LessonScene,
+    caption,
+    formula,
+    notation,
+    palette,
+)
+from scenes.kit.layout import fit_width
+from scenes.kit.numbers import fmt
+
+
+def _frame(mob, color) -> Rectangle:
+    return Rectangle(width=mob.width + 0.15, height=mob.height + 0.12, color=color).move_to(mob)
+
+
+class MirrorScores(LessonScene):
+    """ "The cat sat" with W_q = W_k: QKᵀ equals its transpose, so a pair scores the same both ways."""
+
+    def construct(self) -> None:
+        cs = self.values.cat_sat
+        tokens, first, last = cs.tokens, 0, len(cs.tokens) - 1
+        title = self.show_title()
+        grid = LabelledMatrix(cs.scores, row_labels=tokens, col_labels=tokens, name=r"QK^{\top}", font_size=36)
+        grid.next_to(title, DOWN, buff=1.0).to_edge(LEFT, buff=1.2)
+        rule = formula(r"W_q = W_k \;\Rightarrow\; q_i \cdot k_j = q_j \cdot k_i", size=FORMULA)
+        if not cs.same_query_key:
+            rule = formula(r"W_q \neq W_k", size=FORMULA)
+        rule.next_to(grid, RIGHT, buff=0.9).align_to(grid, UP).shift(DOWN * 0.4)
+        self.narrate("Look again at the scores of 'the cat sat', where the notes use the same matrix for W_q and W_k.")
+        self.play(FadeIn(grid), Write(rule))
+        a, b = grid.get_entry(first, last), grid.get_entry(last, first)
+        pair = f"'{tokens[first]}' to '{tokens[last]}' and '{tokens[last]}' to '{tokens[first]}'"
+        self.narrate(f"Then every query equals its key, and {pair} score the same: {number_text(cs.scores[0, -1])}.")
+        self.play(Create(_frame(a, palette.QUERY)), Create(_frame(b, palette.KEY)))
+        verdict = caption(
+            "symmetric: QKᵀ equals its transpose" if cs.scores_symmetric else "not symmetric here", LEAD
+        ).next_to(rule, DOWN, buff=0.6, aligned_edge=LEFT)
+        self.play(FadeIn(verdict, shift=UP * 0.1))
+        why = VGroup(
+            caption("a word would weigh another exactly", BODY, palette.MUTED),
+            caption("as much as that word weighs it", BODY, palette.MUTED),
+            caption("learned, different W for queries and keys", BODY),
+            caption("break the mirror: one reason for three matrices", BODY),
+        ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+        fit_width(why, 6.0).next_to(verdict, DOWN, buff=0.5, aligned_edge=LEFT)
+        self.narrate("A word would then weigh another exactly as much as that word weighs it.")
+        self.play(FadeIn(why[:2]))
+        self.narrate("Learned projections with W_q not equal to W_k break this mirror: one reason for three matrices.")
+        self.play(FadeIn(why[2:]))
+        self.wait(1.5)
+
+
+class ReadGaps(LessonScene):
+    """Softmax of the notes' scores equals softmax of their gaps below the top; ÷√d_k shrinks the gaps."""
+
+    def construct(self) -> None:
+        sd = self.values.scaling_demo
+        self.show_title()
+        raw = self.row("as computed", sd.raw, sd.raw_gaps, sd.softmax_raw).shift(UP * 1.2)
+        scaled = self.row(f"÷ √d_k = ÷ {number_text(sd.sqrt_d_k)}", sd.scaled, sd.scaled_gaps, sd.softmax_scaled)
+        heads = VGroup(
+            caption("scores", CAPTION, palette.MUTED),
+            caption("gaps below the top", CAPTION, palette.MUTED),
+            caption("softmax", CAPTION, palette.MUTED),
+        )
+        table = VGroup(raw, scaled)
+        for head, cell in zip(heads, raw[1:], strict=True):
+            head.next_to(cell, UP, buff=0.35)
+        self.narrate(f"The notes' scores {vector_text(sd.raw)}. Softmax only sees how far each sits below the top.")
+        self.play(FadeIn(heads), FadeIn(raw[:3]))
+        self.narrate(f"The gaps {vector_text(sd.raw_gaps)} give the same weights: {vector_text(sd.softmax_raw)}.")
+        self.play(FadeIn(raw[3]))
+        self.narrate(f"Divide by √d_k: every gap shrinks {number_text(sd.sqrt_d_k)} times, and the weights soften.")
+        self.play(FadeIn(scaled))
+        if len(sd.raw) == 2:
+            self.two_keys(table)
+        self.narrate("So dividing by √d_k sets how sharp the weights are: smaller gaps, softer softmax.")
+        self.wait(1.5)
+
+    def row(self, name: str, scores, gaps, weights) -> VGroup:
+        """name, scores, their gaps below the top, the softmax weights: one line of the table."""
+        cells = [
+            caption(name, BODY),
+            formula(vector_text(scores), size=FORMULA),
+            formula(vector_text(gaps), size=FORMULA, color=palette.MUTED),
+            formula(vector_text(weights, 2), size=FORMULA, color=palette.HEAT_HIGH),
+        ]
+        group = VGroup(*cells)
+        for i, cell in enumerate(cells):
+            cell.move_to(RIGHT * (-4.6 + 3.2 * i))
+        return group
+
+    def two_keys(self, table: VGroup) -> None:
+        """With two keys the top weight is 1 / (1 + e^−gap)."""
+        rule = VGroup(
+            caption("two keys: the top weight is", BODY, palette.MUTED),
+            notation(formula(r"\frac{1}{1 + e^{-\mathrm{gap}}}", size=FORMULA)),
+        ).arrange(RIGHT, buff=0.3)
+        rule.next_to(table, DOWN, buff=1.0)
+        self.narrate("With two keys the top weight is one over one plus e to the minus gap: only the gap counts.")
+        self.play(FadeIn(rule))
+
+
+class CorrectGradientClaim(LessonScene):
+    """Large scores make softmax's gradient vanish, not explode: the sources' "exploding" claim, corrected."""
+
+    def construct(self) -> None:
+        demo = self.values.saturation_demo
+        title = self.show_title()
+        claim = caption("two sources: scaling prevents “exploding” gradients", LEAD, palette.MUTED)
+        claim.next_to(title, DOWN, buff=0.6)
+        self.narrate("Two of our sources say the scaling prevents exploding gradients. Check it against the numbers.")
+        self.play(FadeIn(claim))
+        rows = VGroup(
+            *(
+                VGroup(
+                    formula(rf"\text{{scores}} \times {fmt(scale, 0)}", size=FORMULA),
+                    caption(f"gradient size {fmt(norm, 4)}", LEAD),
+                ).arrange(RIGHT, buff=0.8)
+                for scale, norm in zip(demo.scales, demo.gradient_norm, strict=True)
+            )
+        ).arrange(DOWN, aligned_edge=RIGHT, buff=0.3)
+        rows.next_to(claim, DOWN, buff=0.5)
+        self.narrate("As the same scores grow, the size of softmax's gradient shrinks toward zero.")
+        self.play(LaggedStart(*(FadeIn(r, shift=RIGHT * 0.2) for r in rows), lag_ratio=0.4, run_time=2.0))
+        verdict = caption("large scores make the gradient vanish, not explode", PROMINENT, palette.HEAT_HIGH)
+        fit_width(verdict, 12).next_to(rows, DOWN, buff=0.6)
+        self.narrate("So the danger is vanishing gradients, not exploding ones: dividing by √d_k keeps them alive.")
+        self.play(Write(verdict))
+        self.wait(1.5)
+
+
+class SeparateCosine(LessonScene):
+    """The score is the dot product, not the cosine: cos(angle) times both lengths, for the dot-product demo's pair."""
+
+    def construct(self) -> None:
+        we = self.values.worked_example
+        al, tokens = we.alignment, we.tokens
+        title = self.show_title()
+        pair = caption(f"q of “{tokens[al.query_token]}”, k of “{tokens[al.key_token]}” (head 1)", BODY, palette.MUTED)
+        notation(pair).next_to(title, DOWN, buff=0.6)
+        lines = VGroup(
+            formula(rf"\cos(\text{{angle}}) = {fmt(al.cosine)}", size=FORMULA),
+            formula(rf"|q| = {fmt(al.norm_query)}, \quad |k| = {fmt(al.norm_key)}", size=FORMULA),
+            formula(
+                rf"q \cdot k = {fmt(al.cosine)} \cdot {fmt(al.norm_query)} \cdot {fmt(al.norm_key)} = {fmt(al.dot)}",
+                size=FORMULA,
+            ),
+        ).arrange(DOWN, buff=0.4)
+        lines.next_to(pair, DOWN, buff=0.5)
+        self.narrate("One source calls the score a cosine similarity. The cosine only measures the angle.")
+        self.play(FadeIn(pair), Write(lines[0]))
+        self.narrate("The score is the dot product: the cosine times the lengths of the query and the key.")
+        self.play(Write(lines[1]))
+        self.play(Write(lines[2]))
+        why = VGroup(
+            caption("the cosine stays between −1 and 1 in any dimension;", BODY, palette.MUTED),
+            caption("lengths, and so dot products, grow with d_k: hence ÷√d_k", BODY),
+        ).arrange(DOWN, buff=0.15)
+        notation(why[0])
+        fit_width(why, 12).next_to(lines, DOWN, buff=0.6)
+        self.narrate("A cosine stays between minus one and one, but lengths grow with d_k, so dot products do too.")
+        self.play(FadeIn(why))
+        self.wait(1.5)

@@ -1,0 +1,186 @@
+"""Chapter "Masks, two sentences and order": head 1 of the worked example masked for a decoder, reading
+another sentence (cross-attention), and blind to word order (why Transformers add positions).
+
+Every number comes from ``attention_math.variants`` through ``worked_example.variants``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Create,
+    FadeIn,
+    FadeOut,
+    GrowArrow,
+    LaggedStart,
+    Rectangle,
+    ReplacementTransform,
+    VGroup,
+    Write,
+)
+
+from attention_math.types import WorkedExample
+from scenes.kit import (
+    BODY,
+    CAPTION,
+    LEAD,
+    SMALL,
+    Heatmap,
+    LabelledMatrix,
+    LessonScene,
+    TokenRow,
+    caption,
+    palette,
+)
+from scenes.kit.diagrams import LabelBox, connect
+from scenes.kit.layout import below_title, caption_band, fit_width
+from scenes.kit.text import formula
+
+
+def _frame(mob, color=palette.QUERY) -> Rectangle:
+    return Rectangle(width=mob.width + 0.12, height=mob.height + 0.12, color=color).move_to(mob)
+
+
+class MaskFuture(LessonScene):
+    """The causal mask: −∞ above the diagonal of head 1's scaled scores, then each row's softmax over the past."""
+
+    def construct(self) -> None:
+        we = self.values.worked_example
+        m, tokens = we.variants.masked, we.tokens
+        self.show_title()
+        scores = LabelledMatrix(
+            m.scaled_scores, row_labels=tokens, col_labels=tokens, name=r"QK^{\top}/\sqrt{d_k}", font_size=28
+        )
+        fit_width(below_title(scores), 6.0).to_edge(LEFT, buff=0.5)
+        self.narrate(
+            "A decoder writes one word at a time, so while it reads a word it must not see the words after it."
+        )
+        self.play(FadeIn(scores))
+        hidden = [(i, j) for i in range(len(tokens)) for j in range(len(tokens)) if not m.visible[i, j]]
+        minus = [caption("−∞", BODY, palette.MUTED).move_to(scores.get_entry(i, j)) for i, j in hidden]
+        self.narrate("The mask sets every score above the diagonal to minus infinity: e to minus infinity is 0.")
+        self.play(
+            LaggedStart(
+                *(ReplacementTransform(scores.get_entry(i, j), t) for (i, j), t in zip(hidden, minus, strict=True))
+            ),
+            run_time=1.5,
+        )
+        heat = Heatmap(m.weights, tokens, cell=min(0.9, 4.0 / len(tokens)), caption=True)
+        below_title(heat).to_edge(RIGHT, buff=0.6)
+        self.narrate("Softmax then shares each row among the words up to that one only.")
+        self.play(FadeIn(heat.get_labels()), FadeIn(heat.get_caption()))
+        self.play(LaggedStart(*(heat.fill_row(i) for i in range(len(tokens))), lag_ratio=0.3, run_time=2.0))
+        first, last = _frame(heat.get_row(0)), _frame(heat.get_row(len(tokens) - 1), palette.HEAT_LOW)
+        self.narrate(
+            f"'{tokens[0]}' can only weigh itself, so its weight is 1; '{tokens[-1]}', the last word, "
+            "sees the whole sentence, and its row is the same as without the mask."
+        )
+        self.play(Create(first))
+        self.play(Create(last))
+        note = caption("weights above the diagonal: exactly 0 · each row still sums to 1", SMALL, palette.MUTED)
+        caption_band(fit_width(note, 12))
+        self.narrate("So every position can be trained to predict its next word at once, without peeking at it.")
+        self.play(FadeIn(note))
+        self.wait(1.5)
+
+
+class AttendAcross(LessonScene):
+    """Self-attention (Q, K, V from one sentence) beside cross-attention (Q from a decoder, K, V from the encoder)."""
+
+    def construct(self) -> None:
+        we = self.values.worked_example
+        title = self.show_title()
+        own = self.sources(we.tokens, None, "self-attention").next_to(title, DOWN, buff=0.45).to_edge(LEFT, buff=0.6)
+        self.narrate("In self-attention, queries, keys and values all come from one sentence.")
+        self.play(FadeIn(own, lag_ratio=0.1))
+        cross = we.variants.cross
+        if cross is None:
+            self.narrate("This example file gives no decoder sentence, so there is no cross-attention to compute.")
+            self.wait(1)
+            return
+        pair = self.sources(we.tokens, cross.decoder_tokens, "cross-attention")
+        pair.next_to(title, DOWN, buff=0.45).to_edge(RIGHT, buff=0.6)
+        self.narrate(
+            "In cross-attention, a decoder writing a translation asks the questions: "
+            "queries from its words, keys and values from the encoder's."
+        )
+        self.play(FadeIn(pair, lag_ratio=0.1))
+        self.show_weights(we, own, pair)
+        self.wait(1.5)
+
+    def sources(self, encoder: list[str], decoder: list[str] | None, name: str) -> VGroup:
+        """A sentence (or two) with arrows into the Q, K and V boxes they feed."""
+        boxes = VGroup(*(LabelBox(formula(n, size=LEAD), color=palette.ROLE[n]) for n in ("Q", "K", "V"))).arrange(
+            RIGHT, buff=0.5
+        )
+        enc = TokenRow(encoder, font_size=24).next_to(boxes, DOWN, buff=0.9)
+        arrows = [connect(enc, boxes[1]), connect(enc, boxes[2])]
+        rows = VGroup(enc)
+        if decoder is None:
+            arrows.insert(0, connect(enc, boxes[0]))
+        else:
+            dec = TokenRow(decoder, font_size=24, color=palette.QUERY).next_to(boxes, UP, buff=0.7)
+            arrows.insert(0, connect(dec, boxes[0]))
+            rows.add(dec)
+        heading = caption(name, LEAD).next_to(VGroup(boxes, rows), UP, buff=0.3)
+        return VGroup(heading, rows, boxes, VGroup(*arrows))
+
+    def show_weights(self, we: WorkedExample, old: VGroup, pair: VGroup) -> None:
+        """The cross weights: one row per decoder word, one column per encoder word, each row's top key marked."""
+        cross = we.variants.cross
+        assert cross is not None
+        heat = Heatmap(cross.weights, cross.decoder_tokens, we.tokens, cell=0.8, caption=True)
+        below_title(heat).to_edge(LEFT, buff=1.4).shift(DOWN * 0.6)
+        self.narrate("The weights form a grid with one row per decoder word and one column per encoder word.")
+        self.play(FadeOut(old), FadeIn(heat.get_labels()), FadeIn(heat.get_caption()))
+        self.play(LaggedStart(*(heat.fill_row(i) for i in range(len(cross.decoder_tokens))), lag_ratio=0.3))
+        best = [int(np.argmax(row)) for row in cross.weights]
+        self.play(*(Create(_frame(heat.get_cell(i, j), palette.TEXT)) for i, j in enumerate(best)))
+        link = VGroup(
+            caption("the RNN translator's attention,", CAPTION, palette.MUTED),
+            caption("now with Q, K and V:", CAPTION, palette.MUTED),
+            caption("the decoder's state asks,", BODY),
+            caption("the encoder's states answer", BODY),
+        ).arrange(DOWN, buff=0.15, aligned_edge=LEFT)
+        fit_width(link, 4.6).next_to(pair, DOWN, buff=0.5).to_edge(RIGHT, buff=0.6)
+        self.narrate(
+            "This is the attention of the RNN translators, now with queries, keys and values: "
+            "the decoder's state asks, and the encoder's states answer."
+        )
+        self.play(FadeIn(link, shift=UP * 0.1))
+
+
+class ShuffleTokens(LessonScene):
+    """Reverse the words: every word keeps its output, only its place moves, so attention alone is blind to order."""
+
+    def construct(self) -> None:
+        we = self.values.worked_example
+        s = we.variants.shuffled
+        title = self.show_title()
+        before = LabelledMatrix(we.output, row_labels=we.tokens, name=r"\text{output}", font_size=28)
+        after = LabelledMatrix(s.output, row_labels=s.tokens, name=r"\text{output, words reversed}", font_size=28)
+        VGroup(before, after).arrange(RIGHT, buff=2.6).next_to(title, DOWN, buff=0.6)
+        self.narrate("Here is the output of every head for each word, in the sentence's order.")
+        self.play(FadeIn(before))
+        self.narrate("Now reverse the words and run attention again.")
+        self.play(FadeIn(after))
+        arrows = VGroup(
+            *(connect(before.get_row(old), after.row_labels[new], palette.MUTED) for new, old in enumerate(s.order))
+        )
+        self.narrate("Every word gets exactly the same output as before: only its place has moved.")
+        self.play(LaggedStart(*map(GrowArrow, arrows), lag_ratio=0.2))
+        verdict = VGroup(
+            caption("attention alone sees a set of words, not an order", LEAD),
+            caption("so Transformers add positional information to each embedding", BODY, palette.MUTED),
+        ).arrange(DOWN, buff=0.15)
+        fit_width(verdict, 12).next_to(VGroup(before, after), DOWN, buff=0.9)
+        self.narrate(
+            "Attention alone cannot tell word order: that is why Transformers add positions to each embedding."
+        )
+        self.play(Write(verdict[0]))
+        self.play(FadeIn(verdict[1]))
+        self.wait(1.5)

@@ -1,0 +1,67 @@
+"""LessonScene opens on its figure and keeps moving while it speaks (played without rendering)."""
+
+from __future__ import annotations
+
+import tempfile
+
+import pytest
+from manim import Circle, Create, FadeIn, Scene, Square, Wait, tempconfig
+
+from scenes.kit.base import HOLD, PAUSE, LessonScene
+from scenes.probe import dry_run_config
+
+
+class LocateAttention(LessonScene):
+    """Borrows the lesson entry of that name (it reads no example section); a scene made for these tests."""
+
+    def construct(self) -> None:
+        self.show_title()
+        self.square = Square()
+        self.play(FadeIn(self.square))
+        self.opened_at = self.time
+        self.narrate("The square is the figure.", duration=3)
+        self.wait(2)
+        self.circle = Circle()
+        self.narrate("A circle is drawn while this is said.", Create(self.circle), duration=4)
+
+
+@pytest.fixture(scope="module")
+def played() -> tuple[LocateAttention, list[tuple[list[str], float]]]:
+    """The scene, and each play manim made: its animations' class names and its length."""
+    plays: list[tuple[list[str], float]] = []
+    original = Scene.play
+
+    def recording(scene: Scene, *args: object, **kwargs: object) -> None:
+        start = scene.time
+        original(scene, *args, **kwargs)
+        plays.append(([type(a).__name__ for a in args], scene.time - start))
+
+    with tempfile.TemporaryDirectory() as media, tempconfig(dry_run_config(media)):
+        Scene.play = recording  # type: ignore[method-assign]
+        try:
+            scene = LocateAttention()
+            scene.render()
+        finally:
+            Scene.play = original  # type: ignore[method-assign]
+    return scene, plays
+
+
+def test_the_title_and_the_figure_are_on_screen_at_the_first_frame(played) -> None:
+    scene, plays = played
+    assert scene.opened_at == 0
+    assert scene.title in scene.mobjects and scene.square in scene.mobjects
+    assert "FadeIn" not in plays[0][0] and "Write" not in plays[0][0]
+
+
+def test_a_hold_while_speaking_highlights_instead_of_freezing(played) -> None:
+    _, plays = played
+    holds = [(names, seconds) for names, seconds in plays if seconds > HOLD]
+    assert holds and all(names != [Wait.__name__] for names, _ in holds), holds
+    assert any(names == ["Succession"] for names, _ in holds)  # the light around the focus
+
+
+def test_animations_given_to_narrate_last_as_long_as_the_sentence(played) -> None:
+    scene, plays = played
+    drawn = next(seconds for names, seconds in plays if names == ["Create"])
+    assert drawn == pytest.approx(4 - PAUSE, abs=1 / 15)
+    assert scene.circle in scene.mobjects

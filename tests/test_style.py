@@ -1,0 +1,155 @@
+"""The visual system (docs/style.md): colour maps that read right, legible digits on colour, one line of labels, one family.
+
+Lightness and contrast are computed here from sRGB with the standard formulas (CIELAB D65, WCAG 2),
+not with the palette's own helpers.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+import numpy as np
+import pytest
+from manim import ManimColor
+
+from scenes.kit import Heatmap, LabelledMatrix, SoftmaxBars, TokenLabel, palette, stagger, text
+from scenes.kit.numbers import Number
+from scenes.kit.tokens import MIN_FONT_SIZE
+from scenes.legibility import MIN_GLYPH_PX
+
+SAMPLES = np.linspace(0.0, 1.0, 101)
+BACKGROUND = "#111111"
+ROLES = {"query": "#56B4E9", "key": "#E69F00", "value": "#009E73", "fruit": "#CC79A7", "tech": "#0072B2"}
+
+
+def linear(hex_color: str) -> np.ndarray:
+    rgb = np.array([int(hex_color.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4)])
+    return np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+
+
+def lightness(hex_color: str) -> float:
+    """CIELAB L* (D65): L* = 116 f(Y) - 16."""
+    y = float(linear(hex_color) @ [0.2126729, 0.7151522, 0.0721750])
+    f = y ** (1 / 3) if y > (6 / 29) ** 3 else y / (3 * (6 / 29) ** 2) + 4 / 29
+    return 116 * f - 16
+
+
+def wcag_contrast(a: str, b: str) -> float:
+    la, lb = (float(linear(c) @ [0.2126, 0.7152, 0.0722]) for c in (a, b))
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+def hex_of(color: ManimColor) -> str:
+    return ManimColor(color).to_hex()
+
+
+def test_the_colour_map_rises_in_lightness_strictly_across_50_units():
+    ls = [lightness(hex_of(palette.heat(t))) for t in SAMPLES]
+    assert all(b > a for a, b in zip(ls, ls[1:], strict=False)), "L* must rise with the value"
+    assert ls[-1] - ls[0] >= 50
+    assert ls[0] > lightness(BACKGROUND)  # low values sit closest to the background
+
+
+def test_the_diverging_map_is_dimmest_at_zero_and_brightens_both_ways():
+    ts = np.linspace(0, 1, 51)
+    for sign in (-1, 1):
+        ls = [lightness(hex_of(palette.diverging(sign * t))) for t in ts]
+        assert all(b > a for a, b in zip(ls, ls[1:], strict=False))
+        assert ls[-1] - ls[0] >= 40
+    assert abs(lightness(hex_of(palette.diverging(-0.7))) - lightness(hex_of(palette.diverging(0.7)))) < 1.0
+
+
+@pytest.mark.parametrize("name", sorted(ROLES))
+def test_role_colours_keep_their_roles_and_contrast(name):
+    colour = getattr(palette, name.upper())
+    assert hex_of(colour).upper() == ROLES[name]
+    assert wcag_contrast(ROLES[name], BACKGROUND) >= 3
+
+
+def test_every_heat_and_accent_colour_stands_out_from_the_background():
+    colours = [hex_of(palette.heat(t)) for t in SAMPLES] + [hex_of(palette.diverging(2 * t - 1)) for t in SAMPLES]
+    colours += [hex_of(c) for c in (palette.HIGHLIGHT, palette.ALERT, palette.MUTED, palette.HEAT_LOW, palette.HEAT_HIGH)]
+    assert hex_of(palette.BACKGROUND) == BACKGROUND
+    assert min(wcag_contrast(c, BACKGROUND) for c in colours) >= 3
+
+
+def test_text_on_any_fill_reaches_contrast_4_5():
+    rng = np.random.default_rng(0)
+    fills = [hex_of(palette.heat(t)) for t in SAMPLES] + [hex_of(palette.diverging(2 * t - 1)) for t in SAMPLES]
+    fills += ["#{:02X}{:02X}{:02X}".format(*rgb) for rgb in rng.integers(0, 256, size=(300, 3))]
+    worst = min(wcag_contrast(hex_of(palette.text_on(ManimColor(f))), f) for f in fills)
+    assert worst >= 4.5
+
+
+def test_digits_on_heatmap_cells_contrast_with_their_cell():
+    weights = np.array([[0.05, 0.15, 0.8], [0.3, 0.33, 0.37], [0.6, 0.1, 0.3]])
+    h = Heatmap(weights, ["a", "b", "c"])
+    assert len(h.get_digits()) == 9
+    for cell, digit in zip(h.get_cells(), h.get_digits(), strict=True):
+        assert wcag_contrast(hex_of(digit.get_fill_color()), hex_of(cell.get_fill_color())) >= 4.5
+
+
+def test_colour_scales_show_the_data_range():
+    weights = np.array([[0.2, 0.3], [0.45, 0.05]])
+    scale = Heatmap(weights, ["a", "b"]).get_legend()[0]
+    assert [n.number for n in scale.get_numbers()] == [weights.min(), weights.max()]
+    bars = SoftmaxBars(np.array([0.2, 0.5, 0.3]), ["a", "b", "c"])
+    assert bars.get_legend()[0].get_numbers()[1].number == 0.5
+    assert len(SoftmaxBars(np.array([0.5, 0.5]), ["a", "b"], color=palette.QUERY).get_legend()) == 0
+
+
+def baseline(label: TokenLabel) -> float:
+    """Bottom of the glyphs that sit on the line (no descenders) — measured here, not by the kit."""
+    chars = label.text
+    return min(g.get_bottom()[1] for c, g in zip(chars, label, strict=True) if c not in "gjpqy")
+
+
+def test_short_labels_share_one_baseline():
+    labels = [TokenLabel(t, font_size=text.LABEL) for t in ["I", "love", "apple", "phones"]]
+    stagger(labels, [1.2 * j for j in range(4)], 0.0, 1.2)
+    assert np.ptp([baseline(m) for m in labels]) < 1e-6
+    assert min(m.get_bottom()[1] for m in labels) >= -1e-6  # descenders clear the data edge
+
+
+@pytest.mark.parametrize("pitch", [0.6, 0.3])
+def test_labels_that_do_not_fit_turn_all_together_never_stagger(pitch):
+    labels = [TokenLabel(t, font_size=text.LABEL) for t in ["grandmother", "a", "kitchen", "spoons"]]
+    stagger(labels, [j * pitch for j in range(4)], 0.0, pitch)
+    assert all(m.turned for m in labels)
+    assert np.ptp([m.get_bottom()[1] for m in labels]) < 1e-6  # all start at the data edge
+    assert all(m.font_size >= MIN_FONT_SIZE - 1e-6 for m in labels)
+
+
+def test_turned_labels_longer_than_the_room_are_abbreviated():
+    labels = [TokenLabel(t, font_size=text.LABEL) for t in ["Donaudampfschiff", "b"]]
+    stagger(labels, [0.0, 0.3], 0.0, 0.3, room=1.0)
+    assert labels[0].height <= 1.0 + 1e-6 and labels[0].token == "Donaudampfschiff"
+
+
+def test_matrix_and_heatmap_column_labels_are_on_one_line():
+    m = LabelledMatrix(np.full((2, 4), -12.25), col_labels=["I", "love", "apple", "phones"], font_size=30)
+    h = Heatmap(np.full((4, 4), 0.25), ["I", "love", "apple", "phones"], cell=1.2)
+    for row in (m.get_column_labels(), h.col_labels):
+        assert np.ptp([baseline(label) for label in row]) < 1e-6
+
+
+def test_numbers_are_set_in_the_one_family_at_text_size():
+    digit = Number(8.0, num_decimal_places=0, font_size=40)
+    same = text.caption("8", 40)
+    assert np.isclose(digit.height, same.height, rtol=0.02)
+    assert text.caption("x").font == text.FONT == "Inter" and text.SERIF == text.FONT
+
+
+def test_the_type_scale_is_four_steps_above_the_minimum():
+    steps = [text.CELL, text.LABEL, text.BODY, text.TITLE]
+    assert steps == sorted(set(steps)) and steps[0] >= MIN_FONT_SIZE
+
+
+def test_the_smallest_size_is_legible_at_480p():
+    capital = text.caption("H", MIN_FONT_SIZE)
+    assert capital.height * 480 / 8 >= MIN_GLYPH_PX  # a 480p frame is 480 px for 8 units
+
+
+def test_inter_is_installed():
+    families = subprocess.run(["fc-list", ":family=Inter", "family"], capture_output=True, text=True).stdout
+    assert "Inter" in families, "apt-get install fonts-inter (SYSTEM_PACKAGES in the Makefile)"

@@ -1,0 +1,149 @@
+"""Masked, cross and shuffled attention, the softmax gaps, symmetric scores and the train's weighted sum:
+each value checked against numpy written here, and the decoder sentence's loader errors (exit 2)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from attention_math import DEFAULT_EXAMPLE, compute, load_example
+from attention_math.__main__ import main
+from tests.test_errata import ERRATA, seed_text, sources, squeeze, table_rows  # noqa: F401 (sources: a fixture)
+
+VALUES = compute(load_example())
+WE = VALUES.worked_example
+X = WE.X
+W = [(h.W_q, h.W_k, h.W_v) for h in WE.heads]
+
+
+def plain_softmax(row: np.ndarray) -> np.ndarray:
+    e = np.exp(row - row.max())
+    return e / e.sum()
+
+
+def plain_attention(xq: np.ndarray, xkv: np.ndarray, w_q, w_k, w_v) -> tuple[np.ndarray, np.ndarray]:
+    """(weights, output) of one head, queries from ``xq``, keys and values from ``xkv``."""
+    q, k, v = xq @ w_q, xkv @ w_k, xkv @ w_v
+    s = q @ k.T / math.sqrt(q.shape[1])
+    weights = np.array([plain_softmax(r) for r in s])
+    return weights, weights @ v
+
+
+def test_mask_zeroes_the_future_and_renormalizes_the_past():
+    m = WE.variants.masked
+    n = len(WE.tokens)
+    assert np.all(m.weights[np.triu_indices(n, 1)] == 0.0)
+    assert np.allclose(m.weights.sum(axis=1), 1.0)
+    q, k = X @ W[0][0], X @ W[0][1]
+    scaled = q @ k.T / math.sqrt(q.shape[1])
+    for i in range(n):
+        assert np.allclose(m.weights[i, : i + 1], plain_softmax(scaled[i, : i + 1]))
+    assert m.weights[0, 0] == 1.0  # the first token sees only itself
+    assert np.allclose(m.weights[-1], WE.heads[0].weights[-1])  # the last sees everything
+    assert np.allclose(m.output, m.weights @ (X @ W[0][2]))
+    assert m.visible.tolist() == [[j <= i for j in range(n)] for i in range(n)]
+
+
+def test_cross_attention_reads_the_encoder_with_the_decoders_queries():
+    c = WE.variants.cross
+    assert c is not None  # the default example gives a decoder sentence
+    assert c.weights.shape == (len(c.decoder_tokens), len(WE.tokens))
+    weights, output = plain_attention(c.decoder_X, X, *W[0])
+    assert np.allclose(c.weights, weights)
+    assert np.allclose(c.output, output)
+    assert np.allclose(c.K, WE.heads[0].K) and np.allclose(c.V, WE.heads[0].V)  # the encoder's own keys and values
+
+
+def test_shuffling_the_tokens_shuffles_the_outputs():
+    s = WE.variants.shuffled
+    p = np.eye(len(WE.tokens))[s.order]  # permutation matrix
+    outputs = [plain_attention(p @ X, p @ X, *w)[1] for w in W]
+    assert np.allclose(np.concatenate(outputs, axis=1), p @ WE.output)
+    assert np.allclose(s.output, p @ WE.output)
+    assert s.tokens == [WE.tokens[i] for i in s.order] and s.equivariant
+
+
+def test_softmax_sees_only_the_gaps():
+    sd = VALUES.scaling_demo
+    raw = sd.keys @ sd.query
+    assert np.allclose(sd.raw_gaps, raw.max() - raw)
+    assert np.allclose(sd.scaled_gaps, (raw.max() - raw) / math.sqrt(len(sd.query)))
+    if len(raw) == 2:  # two scores: the larger one's weight is 1 / (1 + e^-gap)
+        gap = abs(raw[0] - raw[1])
+        assert math.isclose(sd.softmax_raw.max(), 1 / (1 + math.exp(-gap)))
+        assert math.isclose(sd.softmax_scaled.max(), 1 / (1 + math.exp(-gap / math.sqrt(len(sd.query)))))
+
+
+def test_identity_projections_give_symmetric_scores():
+    cs = VALUES.cat_sat
+    scores = cs.E @ cs.W_q @ (cs.E @ cs.W_k).T
+    assert cs.same_query_key == bool(np.array_equal(cs.W_q, cs.W_k))
+    assert cs.scores_symmetric == bool(np.allclose(scores, scores.T))
+    assert cs.scores_symmetric  # the notes' identity projections
+
+
+def test_the_focus_words_output_is_its_weighted_sum():
+    ts = VALUES.train_station
+    x = ts.embeddings
+    weights = np.array([plain_softmax(r) for r in x @ x.T / math.sqrt(x.shape[1])])
+    f = ts.focus
+    assert np.allclose(ts.focus_terms, weights[f][:, None] * x)
+    assert np.allclose(ts.focus_terms.sum(axis=0), ts.output[f])
+    assert ts.strongest == int(np.argmax(weights[f]))
+
+
+DECODER = '[worked_example.decoder]\ntokens = ["ich", "liebe", "Handys"]\n'
+
+
+@pytest.mark.parametrize(
+    ("table", "key", "expected"),
+    [
+        (DECODER + "X = [[1, 0, 0, 0], [0, 1, 0, 0]]\n", "worked_example.decoder.X", "one row per token"),
+        (DECODER + "X = [[1, 0, 0], [0, 1, 0], [0, 0, 1]]\n", "worked_example.decoder.X", "d_model = 4 columns"),
+        (DECODER + "X = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]]\nY = 1\n", "worked_example.decoder.Y", "unknown"),
+        ("[worked_example.decoder]\nX = [[1, 0, 0, 0]]\n", "worked_example.decoder.tokens", "missing"),
+    ],
+)
+def test_a_broken_decoder_sentence_exits_2(table, key, expected, tmp_path, capsys):
+    text = DEFAULT_EXAMPLE.read_text()
+    start = text.index("[worked_example.decoder]")
+    end = text.index("# --- Handwritten notes")
+    path = tmp_path / "broken.toml"
+    path.write_text(text[:start] + table + "\n" + text[end:])
+    assert main(["--example", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert key in err and expected in err
+
+
+def test_without_a_decoder_sentence_there_is_no_cross_attention(tmp_path):
+    text = DEFAULT_EXAMPLE.read_text()
+    start = text.index("[worked_example.decoder]")
+    path = tmp_path / "plain.toml"
+    path.write_text(text[:start] + text[text.index("# --- Handwritten notes") :])
+    assert compute(load_example(path, ["worked_example"])).worked_example.variants.cross is None
+
+
+def test_concept_errata_quote_their_seeds(sources):  # noqa: F811 (the fixture imported above)
+    rows = table_rows(ERRATA.read_text(), "## Concepts")
+    assert rows
+    for seed, quote, *_ in rows:
+        assert squeeze(quote) in squeeze(seed_text(sources, seed)), f"not in {seed}: {quote!r}"
+
+
+def test_real_sizes_come_from_the_paper_and_the_model_data_file():
+    import json
+
+    from attention_math.example import ROOT
+
+    if "real_model" not in load_example():
+        pytest.skip("the default example has no [real_model] section")
+    rm = compute(load_example(sections=["real_model"])).real_model
+    original, minilm = rm.sizes
+    assert (original.d_model, original.heads, original.d_k, original.sqrt_d_k) == (512, 8, 64, 8.0)
+    data = json.loads((ROOT / "assets/real_model/minilm.json").read_text())
+    heads = len(data["sentences"][0]["attention"][0])  # layers × heads × pieces × pieces
+    assert (minilm.d_model, minilm.heads) == (data["hidden_size"], heads)
+    assert minilm.d_k * minilm.heads == minilm.d_model
+    assert math.isclose(minilm.sqrt_d_k, math.sqrt(data["hidden_size"] / heads))
