@@ -1,4 +1,8 @@
-"""``python -m attention_math [--example PATH] [--json]``: print every value of the lesson."""
+"""``python -m attention_math [--example PATH] [--json]``: print every value of the lesson.
+
+``python -m attention_math new-example "SENTENCE"`` writes an example file for a sentence instead
+(:mod:`attention_math.new_example`).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ import sys
 
 import numpy as np
 
+from . import new_example
 from .errors import ExampleError
 from .example import DEFAULT_EXAMPLE, load_example
 from .values import compute, to_jsonable
@@ -44,7 +49,14 @@ def _print_value(name: str, value: object, indent: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m attention_math", description=(__doc__ or "").split(":")[0])
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["new-example"]:
+        return new_example.main(argv[1:])
+    parser = argparse.ArgumentParser(
+        prog="python -m attention_math",
+        description=(__doc__ or "").split(":")[0],
+        epilog='python -m attention_math new-example "SENTENCE" > my.toml writes an example file for your sentence',
+    )
     parser.add_argument("--example", default=str(DEFAULT_EXAMPLE), help="example-values TOML file")
     parser.add_argument("--json", action="store_true", help="print JSON instead of readable tables")
     args = parser.parse_args(argv)

@@ -37,6 +37,9 @@ def scaling_demo(query: Array, keys: Array) -> ScalingDemo:
         scaled=scaled,
         softmax_raw=softmax(raw),
         softmax_scaled=softmax(scaled),
+        # softmax(s) = softmax(s − max s): only these gaps decide the weights.
+        raw_gaps=raw.max() - raw,
+        scaled_gaps=scaled.max() - scaled,
     )
 
 
@@ -185,6 +188,8 @@ def train_station(tokens: list[str], embeddings: Array, focus: int) -> TrainStat
         output=head.output,
         focus=focus,
         strongest_other=int(np.argmax(others)),
+        strongest=int(np.argmax(head.weights[focus])),
+        focus_terms=head.weighted_values[focus],
     )
 
 
@@ -231,5 +236,12 @@ def _shift_case(words: dict[str, Array], centroids: dict[str, Array], tokens: li
 
 
 def cat_sat(tokens: list[str], E: Array, W_q: Array, W_k: Array, W_v: Array) -> CatSat:  # noqa: N803
-    """The notes' example: one head on "the cat sat"."""
-    return CatSat(tokens=tokens, E=E, **vars(attend(E, W_q, W_k, W_v)))
+    """The notes' example: one head on "the cat sat"; with W_q = W_k its scores are symmetric."""
+    head = attend(E, W_q, W_k, W_v)
+    return CatSat(
+        tokens=tokens,
+        E=E,
+        **vars(head),
+        same_query_key=bool(np.array_equal(W_q, W_k)),
+        scores_symmetric=bool(np.allclose(head.scores, head.scores.T)),
+    )

@@ -48,9 +48,12 @@ def _projections(r: Reader, d_in: int, d_out: int, names: tuple[str, ...]) -> di
     return {n: shape_of(r.path, r.sub(n), r.take(n, matrix), d_in, d_out, why) for n in names}
 
 
-def _scores_fit(path: str, key: str, x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray) -> None:
-    """Refuse inputs whose scaled scores QKᵀ/√d_k are too large for e^score to be computed."""
-    largest = ((x @ w_q) @ (x @ w_k).T).max() / np.sqrt(w_q.shape[1])
+def _scores_fit(
+    path: str, key: str, x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, keys_x: np.ndarray | None = None
+) -> None:
+    """Refuse inputs whose scaled scores QKᵀ/√d_k are too large for e^score to be computed
+    (keys from ``keys_x`` when the queries come from another sentence)."""
+    largest = ((x @ w_q) @ ((x if keys_x is None else keys_x) @ w_k).T).max() / np.sqrt(w_q.shape[1])
     if largest > MAX_SCALED_SCORE:
         raise ExampleError(
             path, key, f"expected scaled scores up to {MAX_SCALED_SCORE:g} so e^score stays finite, got {largest:.3g}"
@@ -80,8 +83,20 @@ def _tokens_and_rows(r: Reader, matrix_key: str) -> tuple[list[str], np.ndarray]
     return words, m
 
 
+def _decoder(r: Reader, x: np.ndarray, first_head: dict[str, np.ndarray]) -> dict[str, Any] | None:
+    """The optional decoder sentence of the cross-attention scene: its tokens and rows of d_model numbers."""
+    if "decoder" not in r.data:
+        return None
+    d = r.table("decoder")
+    d.expect("tokens", "X")
+    words, rows = _tokens_and_rows(d, "X")
+    shape_of(d.path, d.sub("X"), rows, len(words), x.shape[1], f"one row per token, d_model = {x.shape[1]} columns")
+    _scores_fit(d.path, d.sub("X"), rows, first_head["W_q"], first_head["W_k"], keys_x=x)
+    return {"tokens": words, "X": rows}
+
+
 def worked_example(r: Reader) -> dict[str, Any]:
-    r.expect("tokens", "X", "heads", "W_O")
+    r.expect("tokens", "X", "heads", "W_O", "decoder")
     words, x = _tokens_and_rows(r, "X")
     d_model = x.shape[1]
     heads = r.tables("heads", 1, MAX_HEADS)
@@ -99,7 +114,7 @@ def worked_example(r: Reader) -> dict[str, Any]:
     w_o = r.take("W_O", matrix, None)
     if w_o is not None:
         shape_of(r.path, r.sub("W_O"), w_o, d_model, d_model, f"d_model × d_model = {d_model}×{d_model}")
-    return {"tokens": words, "X": x, "heads": parsed, "W_O": w_o}
+    return {"tokens": words, "X": x, "heads": parsed, "W_O": w_o, "decoder": _decoder(r, x, parsed[0])}
 
 
 def cat_sat(r: Reader) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from .errors import ExampleError
+from .sizes import ORIGINAL_TRANSFORMER, model_size
 from .types import Array, Placement, RealModel, RealSentence
 
 # --- reading the data file (numpy only) --------------------------------------------------------
@@ -122,4 +123,5 @@ def values(
         cluster_words=clusters,
         cluster_points=points,
         centroid_points={n: pts.mean(axis=0) for n, pts in points.items()},
+        sizes=[model_size(*ORIGINAL_TRANSFORMER), model_size("MiniLM", data["hidden_size"], int(heads))],
     )

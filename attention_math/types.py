@@ -99,6 +99,55 @@ class Alignment:
 
 
 @dataclass(frozen=True)
+class MaskedHead:
+    """A head with the causal mask: query i sees keys 0…i only, as a decoder generating left to right.
+
+    ``visible[i, j]`` is True for j ≤ i; above the diagonal the score is −∞ before softmax,
+    so its weight is exactly 0.
+    """
+
+    visible: npt.NDArray[np.bool_]
+    scaled_scores: Array  # QKᵀ / √d_k, before the mask
+    weights: Array
+    output: Array
+
+
+@dataclass(frozen=True)
+class CrossAttention:
+    """Queries from a decoder sentence, keys and values from the encoder's (head 1's K and V)."""
+
+    decoder_tokens: list[str]
+    decoder_X: Array  # noqa: N815
+    Q: Array  # decoder_X · W_q
+    K: Array  # X · W_k, the encoder's keys
+    V: Array  # X · W_v, the encoder's values
+    scores: Array  # n_decoder × n_encoder
+    scaled_scores: Array
+    weights: Array
+    output: Array
+
+
+@dataclass(frozen=True)
+class Permutation:
+    """The tokens in another order through every head: the outputs move with their tokens, unchanged."""
+
+    order: list[int]  # order[new position] = old position
+    tokens: list[str]
+    X: Array  # the rows of X in that order
+    output: Array  # multi-head output of the shuffled X
+    equivariant: bool  # output equals the original output in that order
+
+
+@dataclass(frozen=True)
+class Variants:
+    """Head 1 of the worked example masked, across two sentences, and on shuffled tokens."""
+
+    masked: MaskedHead
+    cross: CrossAttention | None  # None when the example gives no decoder sentence
+    shuffled: Permutation
+
+
+@dataclass(frozen=True)
 class WorkedExample:
     """Section ``worked_example``: "I love apple phones" through every head, concatenated."""
 
@@ -114,6 +163,7 @@ class WorkedExample:
     T: int
     d_v: int
     alignment: Alignment  # the first query against the drawable key it matches best (head 1)
+    variants: Variants  # head 1 masked, across two sequences, on shuffled tokens
 
 
 @dataclass(frozen=True)
@@ -127,6 +177,9 @@ class _TokenEmbeddings:
 @dataclass(frozen=True)
 class CatSat(Head, _TokenEmbeddings):
     """Section ``cat_sat``: the notes' one head on "the cat sat", its tokens and embeddings E first."""
+
+    same_query_key: bool  # W_q = W_k, so every q_i·k_j = k_i·q_j
+    scores_symmetric: bool  # QKᵀ equals its transpose
 
 
 @dataclass(frozen=True)
@@ -142,6 +195,8 @@ class ScalingDemo:
     scaled: Array
     softmax_raw: Array
     softmax_scaled: Array
+    raw_gaps: Array  # how far each raw score sits below the largest: all softmax sees
+    scaled_gaps: Array  # the same gaps ÷√d_k
 
 
 @dataclass(frozen=True)
@@ -213,6 +268,8 @@ class TrainStation:
     output: Array
     focus: int
     strongest_other: int
+    strongest: int  # the word the focus row weighs most, itself included
+    focus_terms: Array  # weights[focus, j]·x_j, summed into output[focus]
 
 
 @dataclass(frozen=True)
@@ -273,6 +330,17 @@ class RealSentence:
 
 
 @dataclass(frozen=True)
+class ModelSize:
+    """A model's width d_model and head count; each head reads all d_model numbers and writes d_k."""
+
+    name: str
+    d_model: int
+    heads: int
+    d_k: int  # d_model / heads
+    sqrt_d_k: float
+
+
+@dataclass(frozen=True)
 class RealModel:
     """Section ``real_model``: what the "A real transformer" scenes show from the model-data file."""
 
@@ -288,6 +356,7 @@ class RealModel:
     cluster_words: dict[str, list[str]]
     cluster_points: dict[str, Array]
     centroid_points: dict[str, Array]
+    sizes: list[ModelSize]  # the original Transformer's, then this model's
 
 
 #: The values of any one section.

@@ -50,10 +50,11 @@ class Reader:
             if name in keys:
                 continue
             if self.parent is not None and name in self.parent.keys:
+                header = f"[[{self.key.split('[')[0]}]]" if "[" in self.key else f"[{self.key}]"
                 raise ExampleError(
                     self.path,
                     self.sub(name),
-                    f"belongs to [{self.parent.key}]: TOML puts every key below a [[{self.key.split('[')[0]}]] "
+                    f"belongs to [{self.parent.key}]: TOML puts every key below a {header} "
                     "header into that entry, so move it above the first one",
                 )
             raise ExampleError(self.path, self.sub(name), f"unknown key{suggest(name, set(keys))}")

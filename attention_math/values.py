@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from . import demos, real_model
+from . import demos, real_model, variants
 from .attention import multi_head
 from .errors import UndeclaredSectionError
 from .example import DEFAULT_EXAMPLE, load_example
@@ -34,8 +34,10 @@ def _worked_example(
     X: Array,  # noqa: N803
     heads: Sequence[Mapping[str, Array]],
     W_O: Array | None,  # noqa: N803
+    decoder: Mapping[str, Any] | None = None,
 ) -> WorkedExample:
     result = multi_head(X, heads, W_O)
+    pair = None if decoder is None else (decoder["tokens"], decoder["X"])
     first = result.heads[0]
     strongest_key = demos.demo_key(first.Q[0], first.K)
     if strongest_key is None:  # the loader refuses such an example; this keeps the type honest
@@ -55,6 +57,7 @@ def _worked_example(
         d_v=first.V.shape[1],
         # The first token's query against the drawable key it matches best (head 1): the dot-product demo.
         alignment=demos.alignment(first.Q[0], first.K[strongest_key], query_token=0, key_token=strongest_key),
+        variants=variants.variants(tokens, X, heads, W_O, result.output, pair),
     )
 
 

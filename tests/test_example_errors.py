@@ -48,7 +48,7 @@ CASES = [
     ("unknown key in a head", edited(HEAD_1_W_Q, HEAD_1_W_Q + "\nW_x = 1"), "worked_example.heads[0].W_x", "W_"),
     (
         "key under the wrong header",
-        edited("# --- Handwritten notes", "W_O = [[1, 0, 0, 0]]\n# --- Handwritten notes"),
+        edited("# Optional: a decoder sentence", "W_O = [[1, 0, 0, 0]]\n# Optional: a decoder sentence"),
         "worked_example.heads[1].W_O",
         "belongs to [worked_example]",
     ),

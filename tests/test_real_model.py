@@ -153,7 +153,7 @@ def test_values_expose_no_384_dimensional_vectors():
 
 def test_real_model_scenes_close_the_lesson_and_declare_their_sections():
     chapter = [e for e in LESSON if e.chapter == "A real transformer"]
-    assert chapter == LESSON[-len(chapter) :] and len(chapter) == 2
+    assert chapter == LESSON[-len(chapter) :] and len(chapter) == 3  # MiniLM attention, its shift, real sizes
     assert all("real_model" in e.depends_on for e in chapter)
     assert "worked_example" in by_class("ReadRealAttention").depends_on
 
