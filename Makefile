@@ -9,11 +9,12 @@ STAMP := $(VENV)/.installed
 
 # pycairo and manimpango build from source (cairo, pango); ffprobe checks outputs;
 # a minimal TeX Live with dvisvgm renders MathTex; Chromium runs the lesson page's browser tests;
-# DejaVu and Droid Sans Fallback draw tokens in Latin, Greek, Cyrillic and CJK scripts;
+# Inter is the lesson's one family (docs/style.md); DejaVu and Droid Sans Fallback draw tokens in
+# the scripts Inter lacks (CJK);
 # espeak-ng is the fallback voice (the neural voice, piper, comes from requirements.txt).
 SYSTEM_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev ffmpeg \
 	texlive-latex-base texlive-latex-recommended texlive-latex-extra \
-	texlive-fonts-recommended dvisvgm chromium fonts-dejavu-core fonts-droid-fallback espeak-ng
+	texlive-fonts-recommended dvisvgm chromium fonts-inter fonts-dejavu-core fonts-droid-fallback espeak-ng
 
 .PHONY: setup system render test lint bench clean model-data model-check
 
@@ -67,8 +68,10 @@ model-check: setup $(MODEL_STAMP)
 	$(PY) -m attention_math.extract_model --check
 	REQUIRE_MODEL=1 $(PY) -m pytest -q tests/test_real_model.py
 
+# ROWS=8,10 runs some rows, SCENES="scale-softmax dot-products" some scenes (rows 8-10 are 1080p60; the whole
+# lesson's row 9 takes 15 minutes or more)
 bench: setup
-	$(PY) bench/compare.py --quality low
+	$(PY) bench/compare.py --quality low $(if $(ROWS),--rows $(ROWS)) $(if $(SCENES),--scenes $(SCENES))
 
 clean:
 	rm -rf media output .pytest_cache

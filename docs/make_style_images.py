@@ -17,7 +17,8 @@ OUT = Path(__file__).parent / "images"
 FONT_FILE = "/usr/share/fonts/opentype/inter/Inter-Regular.otf"  # Debian fonts-inter
 BG = palette.BACKGROUND.to_hex()
 MUTED = palette.MUTED.to_hex()
-PX_PER_SIZE = 0.606 / 0.727  # manim font size → em in pixels of a 480p frame (cap 0.606 px per size; Inter cap 0.727 em)
+# manim font size → em in pixels of a 480p frame (a capital is 0.606 px per size; Inter's is 0.727 em)
+PX_PER_SIZE = 0.606 / 0.727
 
 
 def font(size: float) -> ImageFont.FreeTypeFont:
@@ -77,7 +78,12 @@ def map_image(cmap, lo: float, hi: float, title: str) -> Image.Image:
     draw.text((left + 6, y - 18), f"background L* {back:.0f}", fill=MUTED, font=font(13))
     draw.text((left, top + plot + 10), f"{lo:g}", fill=MUTED, font=font(14))
     draw.text((left + width - 20, top + plot + 10), f"{hi:g}", fill=MUTED, font=font(14))
-    draw.text((left + width // 2 - 70, top + plot + 10), f"L* {ls[0]:.0f} → {ls[-1]:.0f}", fill=MUTED, font=font(14))
+    draw.text(
+        (left + width // 2 - 110, top + plot + 10),
+        f"L* from {ls[0]:.0f} (lowest {min(ls):.0f}) to {ls[-1]:.0f}",
+        fill=MUTED,
+        font=font(14),
+    )
     return image
 
 

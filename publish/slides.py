@@ -60,6 +60,10 @@ class NarratedSlides:
             self._base_slide_config.notes = narration  # manim-slides 5.7 keeps the current slide's options here
         self._narrated = True
 
+    def skipped_play(self) -> None:
+        """Uncount a ``play`` call that made no animation: manim-slides 5.7 counts each one after it returns."""
+        self._current_animation -= 1
+
 
 def slide_module(entry: Entry, folder: Path) -> str:
     """Source of a module whose class, named like the scene, renders the scene as slides into ``folder``."""

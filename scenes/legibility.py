@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from manim import DecimalNumber, MarkupText, Mobject, SingleStringMathTex
@@ -87,21 +88,19 @@ def measure(m: Mobject) -> Measure:
 
 
 def _row_problem(texts: list[str], measures: list[Measure]) -> str | None:
-    if len({m.turned for m in measures}) > 1:
-        return f"label row {texts} mixes upright and turned labels"
-    if measures[0].turned:  # reading upwards: one end level with the data edge
+    if any(m.turned for m in measures):  # reading upwards (short ones upright): one end level with the data edge
         spread = min(np.ptp([m.bottom for m in measures]), np.ptp([m.top for m in measures]))
         return None if spread <= LINE_TOLERANCE else f"turned labels {texts} do not start level ({spread:.2f})"
     spread = float(np.ptp([m.line for m in measures]))
     return None if spread <= LINE_TOLERANCE else f"labels {texts} are not on one baseline ({spread:.2f} apart)"
 
 
-def legibility_problems(snapshots: Iterable) -> list[str]:
+def legibility_problems(snapshots: Iterable[Any]) -> list[str]:
     """Glyphs below :data:`MIN_GLYPH_PX` and label rows off one line, after every step."""
     problems = []
     for snap in snapshots:
         where = f"after {snap.call} #{snap.step}"
-        rows: dict[int, list] = defaultdict(list)
+        rows: dict[int, list[Any]] = defaultdict(list)
         for s in snap.shown:
             if s.measure is None:
                 continue

@@ -56,6 +56,11 @@ LESSON: list[Entry] = [
     ),
     *_chapter(
         "Queries, keys and values",
+        "scenes/score_details.py",
+        ("dot-not-cosine", "A dot product, not a cosine", "SeparateCosine", WE),
+    ),
+    *_chapter(
+        "Queries, keys and values",
         "scenes/mechanism_projections.py",
         ("why-three-matrices", "Why three matrices", "SeparateRoles", ()),
         ("rnn-to-self-attention", "From RNN attention to self-attention", "GeneralizeAttention", ()),
@@ -65,7 +70,21 @@ LESSON: list[Entry] = [
         "A first example: the cat sat",
         "scenes/first_example.py",
         ("cat-sat", "The cat sat, step by step", "WorkCatSat", ("cat_sat",)),
+    ),
+    *_chapter(
+        "A first example: the cat sat",
+        "scenes/score_details.py",
+        ("symmetric-scores", "Same W for queries and keys: mirrored scores", "MirrorScores", ("cat_sat",)),
+    ),
+    *_chapter(
+        "A first example: the cat sat",
+        "scenes/first_example.py",
         ("scaling-comparison", "Softmax with and without scaling", "CompareScaling", ("scaling_demo",)),
+    ),
+    *_chapter(
+        "A first example: the cat sat",
+        "scenes/score_details.py",
+        ("softmax-gaps", "Softmax sees only the gaps", "ReadGaps", ("scaling_demo",)),
     ),
     *_chapter(
         "The worked example",
@@ -77,9 +96,19 @@ LESSON: list[Entry] = [
     ),
     *_chapter(
         "The worked example",
+        "scenes/weights_and_sizes.py",
+        ("shared-projection", "One learned W_q for every token", "ShareProjection", WE),
+    ),
+    *_chapter(
+        "The worked example",
         "scenes/worked_scores.py",
         ("dot-products", "Step 5: dot products as scores", "AlignDotProducts", WE),
         ("scale-softmax", "Steps 6 and 7: scaling and softmax", "NormalizeScores", WE),
+    ),
+    *_chapter(
+        "The worked example",
+        "scenes/readings.py",
+        ("read-weights", "Reading a row of weights in words", "ReadWeightRow", WE),
     ),
     *_chapter(
         "The worked example",
@@ -92,6 +121,15 @@ LESSON: list[Entry] = [
         "scenes/meaning.py",
         ("static-embeddings", "Static embeddings on the meaning map", "MapStaticEmbeddings", ("semantic_shift",)),
         ("meaning-shift", "The shift: a word moves with its context", "ShiftMeaning", ("semantic_shift",)),
+    ),
+    *_chapter(
+        "The worked example",
+        "scenes/readings.py",
+        ("context-weights", "One word, two sentences, two rows of weights", "CompareContexts", ("semantic_shift",)),
+    ),
+    *_chapter(
+        "The worked example",
+        "scenes/meaning.py",
         ("takeaways", "Key takeaways", "SummarizeTakeaways", ()),
     ),
     *_chapter(
@@ -101,15 +139,32 @@ LESSON: list[Entry] = [
         ("softmax-saturation", "Saturated softmax, vanishing gradient", "SaturateSoftmax", ("saturation_demo",)),
     ),
     *_chapter(
+        "Why divide by the square root of d_k",
+        "scenes/score_details.py",
+        ("vanishing-not-exploding", "Vanishing, not exploding", "CorrectGradientClaim", ("saturation_demo",)),
+    ),
+    *_chapter(
         "Attention across a sentence",
         "scenes/sentence.py",
         ("train-station", "The train left the station on time", "AttendTrainStation", ("train_station",)),
     ),
     *_chapter(
+        "Attention across a sentence",
+        "scenes/readings.py",
+        ("train-context", "The train's context vector, summed", "SumTrainContext", ("train_station",)),
+    ),
+    *_chapter(
+        "Masks, two sentences and order",
+        "scenes/variants.py",
+        ("masked-attention", "Masked self-attention: no peeking ahead", "MaskFuture", WE),
+        ("cross-attention", "Cross-attention: queries from another sentence", "AttendAcross", WE),
+        ("word-order", "Shuffled words, shuffled outputs", "ShuffleTokens", WE),
+    ),
+    *_chapter(
         "Limitations",
         "scenes/limits.py",
         ("limitations", "Four limitations", "ListLimitations", ()),
-        ("quadratic-cost", "The O(N²) limit", "GrowQuadratically", ("complexity",)),
+        ("quadratic-cost", "The O(T²) limit", "GrowQuadratically", ("complexity",)),
     ),
     *_chapter(
         "Recap",
@@ -122,6 +177,11 @@ LESSON: list[Entry] = [
         "scenes/real_model.py",
         ("real-attention", "The same sentence through MiniLM", "ReadRealAttention", ("real_model", "worked_example")),
         ("real-shift", "The real shift: apple in context", "TraceRealShift", ("real_model",)),
+    ),
+    *_chapter(
+        "A real transformer",
+        "scenes/weights_and_sizes.py",
+        ("real-sizes", "Real sizes: d_model, heads and d_k", "CompareSizes", ("real_model", "worked_example")),
     ),
 ]
 

@@ -1,4 +1,4 @@
-"""Chapter "Limitations": four weak spots of self-attention, then the O(N²) cost in numbers."""
+"""Chapter "Limitations": four weak spots of self-attention, then the O(T²) cost in numbers (T: the sequence length)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from manim import (
 from attention_math.types import Complexity
 from scenes.kit import BODY, CAPTION, HEADING, LABEL, LEAD, SERIF, SMALL, TITLE, LessonScene, caption, notation, palette
 from scenes.kit.charts import cell_grid, panel
+from scenes.kit.layout import fit_content
 from scenes.kit.numbers import fmt_bytes, fmt_count, fmt_int
 
 
@@ -36,7 +37,7 @@ def _same_set() -> VGroup:
 
 
 def _everyone_to_everyone() -> VGroup:
-    cost = notation(caption("O(N²)", TITLE, palette.HEAT_HIGH, font=SERIF))
+    cost = notation(caption("O(T²)", TITLE, palette.HEAT_HIGH, font=SERIF))
     return VGroup(cost, cell_grid(6, 1.5)).arrange(RIGHT, buff=0.5)
 
 
@@ -77,8 +78,8 @@ class ListLimitations(LessonScene):
             panel("Quadratic cost", _everyone_to_everyone(), "Every token is compared with every token"),
             panel("Attention can be too global", _attends_everywhere(), "Even irrelevant tokens mix in: noise"),
             panel("No built-in hierarchy", _flat_tokens(), "Tokens are flat: phrases and syntax are not built in"),
-        ).arrange_in_grid(rows=2, cols=2, buff=(0.35, 0.3))
-        cards.next_to(self.mobjects[0], DOWN, buff=0.35)
+        ).arrange_in_grid(rows=2, cols=2, buff=(0.35, 0.15))
+        fit_content(cards)
         narration = (
             "Self-attention has no sense of order: shuffle the words and it sees the same set.",
             "It compares every token with every token, so its cost grows with the square of the length.",
@@ -93,7 +94,7 @@ class ListLimitations(LessonScene):
 
 
 class GrowQuadratically(LessonScene):
-    """N tokens make N × N attention cells: a growing grid, then real sequence lengths."""
+    """T tokens make T × T attention cells: a growing grid, then real sequence lengths."""
 
     def construct(self) -> None:
         cost = self.values.complexity
@@ -110,27 +111,27 @@ class GrowQuadratically(LessonScene):
             caption("keys →", SMALL, palette.KEY, font=SERIF).next_to(grid, UP, buff=0.15),
             caption("queries ↓", SMALL, palette.QUERY, font=SERIF).next_to(grid, LEFT, buff=0.12).align_to(grid, UP),
         )
-        self.narrate("Every token is compared with every token: N tokens make N times N attention cells.")
+        self.narrate("Every token meets every token: T tokens, T being the sequence length, make T times T cells.")
         self.play(GrowFromCenter(grid), FadeIn(axes), FadeIn(label), run_time=1.2)
-        self.narrate(f"Each time N doubles, the grid holds {fmt_int(doubling)} times as many cells.")
+        self.narrate(f"Each time T doubles, the grid holds {fmt_int(doubling)} times as many cells.")
         for n, count in zip(lengths[1:], cells[1:], strict=True):
             bigger = cell_grid(n, 3.2).move_to(center)
             self.play(Transform(grid, bigger), Transform(label, self.grid_label(n, count, bigger)), run_time=1.2)
             self.wait(0.8)
-        times = caption(f"double N  →  ×{fmt_int(doubling)} cells", BODY, palette.HEAT_HIGH, font=SERIF)
+        times = caption(f"double T  →  ×{fmt_int(doubling)} cells", BODY, palette.HEAT_HIGH, font=SERIF)
         self.play(FadeIn(times.next_to(label, DOWN, buff=0.2)), run_time=0.8)
         self.wait(1.0)
 
     @staticmethod
     def grid_label(n: int, cells: int, grid: VGroup) -> Text:
-        line = caption(f"N = {fmt_int(n)} tokens: {fmt_int(cells)} cells", CAPTION, font=SERIF)
+        line = caption(f"T = {fmt_int(n)} tokens: {fmt_int(cells)} cells", CAPTION, font=SERIF)
         return line.next_to(grid, DOWN, buff=0.25)
 
     def tabulate(self, cost: Complexity) -> None:
         """Real sequence lengths: comparisons and the memory of one attention matrix."""
         header = [
-            caption("tokens N", LABEL, palette.MUTED, font=SERIF),
-            notation(caption("comparisons N²", LABEL, palette.MUTED, font=SERIF)),
+            caption("tokens T", LABEL, palette.MUTED, font=SERIF),
+            notation(caption("comparisons T²", LABEL, palette.MUTED, font=SERIF)),
             caption(f"memory, {fmt_int(cost.bytes_per_weight)} bytes each", LABEL, palette.MUTED, font=SERIF),
         ]
         rows = [

@@ -10,7 +10,6 @@ from manim import (
     RIGHT,
     UP,
     Create,
-    DecimalNumber,
     FadeIn,
     FadeOut,
     GrowArrow,
@@ -26,6 +25,7 @@ from attention_math.types import SemanticShift, ShiftCase
 from scenes.kit import (
     CAPTION,
     DISPLAY,
+    LABEL,
     LEAD,
     LabelledMatrix,
     LessonScene,
@@ -33,8 +33,10 @@ from scenes.kit import (
     caption,
     formula,
     notation,
+    number,
     palette,
 )
+from scenes.kit.layout import below_title, caption_band
 from scenes.kit.meaning_map import MeaningMap, cluster_color
 from scenes.kit.numbers import fmt
 
@@ -77,7 +79,7 @@ class MapStaticEmbeddings(LessonScene):
         self.play(LaggedStart(*(Create(line[0]) for line in lines), lag_ratio=0.3))
         self.play(*(FadeIn(line[1]) for line in lines))
         text, color = standing(word, case.distance_before)
-        verdict = caption(text, LEAD, color).to_edge(DOWN, buff=0.35)
+        verdict = caption_band(caption(text, LEAD, color))
         self.narrate(f"{text}. It holds all its meanings at once.")
         self.play(Write(verdict))
         self.finish_narration()
@@ -91,7 +93,7 @@ class ShiftMeaning(LessonScene):
         ss = self.values.semantic_shift
         word = ss.cases[0].word
         title = self.show_title(f"The shift: {word} moves")
-        meaning = meaning_map(ss, width=8.3, height=5.0).to_corner(LEFT + DOWN, buff=0.3)
+        meaning = below_title(meaning_map(ss, width=8.3, height=5.0)).to_edge(LEFT, buff=0.3)
         self.add(meaning)
         mark = meaning.mark(word, palette.TEXT, at=ss.cases[0].before)
         self.narrate(f"Now let attention move '{word}'. Its sentence decides where it goes.")
@@ -135,12 +137,9 @@ class ShiftMeaning(LessonScene):
         """The tokens under the title (the focus word in query colour) and each one's weight under it."""
         row = TokenRow(case.tokens, font_size=32, spacing=0.45).next_to(title, DOWN, buff=0.3)
         row.get_token(case.focus).set_color(palette.QUERY)
-        top = max(case.weights)
         weights = VGroup(
             *(
-                DecimalNumber(w, num_decimal_places=2, font_size=28, color=palette.heat(w / top)).next_to(
-                    token, DOWN, buff=0.15
-                )
+                number(w, 2, size=LABEL).next_to(token, DOWN, buff=0.15)
                 for w, token in zip(case.weights, row, strict=True)
             )
         )
@@ -225,7 +224,7 @@ class SummarizeTakeaways(LessonScene):
         names = VGroup(*(row[0] for row in rows))
         for row in rows:
             row[1].next_to(names, RIGHT, buff=0.5).match_y(row[0])
-        rows.move_to(DOWN * 0.2)
+        below_title(rows).shift(DOWN * 0.2)
         spoken = (
             "Projections: every token becomes a query, a key and a value.",
             "Scores: query times key says how relevant one token is to another.",

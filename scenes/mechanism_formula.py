@@ -12,8 +12,8 @@ from manim import (
     PI,
     RIGHT,
     UP,
+    Brace,
     Create,
-    DecimalNumber,
     FadeIn,
     FadeOut,
     GrowArrow,
@@ -34,15 +34,18 @@ from scenes.kit import (
     PROMINENT,
     READOUT,
     SERIF,
+    TITLE,
     LessonScene,
     SoftmaxBars,
     TokenLabel,
     VectorPlane,
     caption,
     formula,
+    number,
     palette,
 )
 from scenes.kit.diagrams import Card
+from scenes.kit.layout import caption_band
 from scenes.kit.numbers import fmt
 from scenes.kit.text import attention_formula
 
@@ -61,6 +64,7 @@ class UnpackFormula(LessonScene):
         self.narrate("Self-attention is one formula: softmax of Q times K transposed over root d k, times V.")
         self.play(Write(formula), run_time=2)
         self.wait(1)
+        self.name_parts(formula)
 
         self.narrate("Think of every word as a user of a small search engine.")
         cards = VGroup(
@@ -87,10 +91,39 @@ class UnpackFormula(LessonScene):
             self.wait(2.2)
 
         takeaway = caption("Match queries against keys; where they match, fetch the values.", BODY, font=SERIF)
-        takeaway.to_edge(DOWN, buff=0.6)
+        caption_band(takeaway)
         self.narrate("We score how well each query matches each key; a high score fetches that word's value.")
         self.play(Write(takeaway))
         self.wait(2.5)
+
+    def name_parts(self, tex: MathTex) -> None:
+        """Brace QKᵀ as the dot product and ÷√d_k as the scaling: the name papers and code use."""
+        home = tex.get_center()
+        self.play(tex.animate.move_to(UP * 0.3))
+        top, bottom = fraction_parts(tex)
+        dot = Brace(top, UP, color=palette.MUTED)
+        scaled = Brace(bottom, DOWN, color=palette.MUTED)
+        labels = VGroup(
+            caption("dot product", LEAD).next_to(dot, UP, buff=0.1),
+            caption("scaled", LEAD).next_to(scaled, DOWN, buff=0.1),
+        )
+        name = caption("scaled dot-product attention", PROMINENT, font=SERIF).to_edge(DOWN, buff=1.0)
+        self.narrate("Q K transpose is a dot product of queries and keys, and dividing by root d k scales it.")
+        self.play(Create(dot), FadeIn(labels[0]))
+        self.play(Create(scaled), FadeIn(labels[1]))
+        self.narrate("So papers and code call it scaled dot-product attention.")
+        self.play(Write(name))
+        self.finish_narration()
+        self.play(FadeOut(VGroup(dot, scaled, labels, name)), tex.animate.move_to(home))
+
+
+def fraction_parts(tex: MathTex) -> tuple[VGroup, VGroup]:
+    """The glyphs above and below the formula's fraction bar (its widest, flattest glyph)."""
+    glyphs = tex.family_members_with_points()
+    bar = max(glyphs, key=lambda g: g.width / max(g.height, 1e-3))
+    left, right, y = bar.get_left()[0], bar.get_right()[0], bar.get_y()
+    inside = [g for g in glyphs if g is not bar and left <= g.get_x() <= right]
+    return VGroup(*(g for g in inside if g.get_y() > y)), VGroup(*(g for g in inside if g.get_y() < y))
 
 
 class LookUpDatabase(LessonScene):
@@ -172,7 +205,7 @@ class AlignVectors(LessonScene):
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
 
         product = formula(r"Q \cdot K =", size=READOUT, tex_to_color_map={"Q": palette.QUERY, "K": palette.KEY})
-        reading = DecimalNumber(demo.dot, num_decimal_places=2, font_size=48, include_sign=False)
+        reading = number(demo.dot, 2, size=TITLE)
         reading.add_updater(lambda d: d.set_value(dot_with_turned_key(demo, angle.get_value())))
         readout = VGroup(product, reading).arrange(RIGHT, buff=0.2)
         panel = VGroup(names, readout).arrange(DOWN, aligned_edge=LEFT, buff=0.6)

@@ -36,6 +36,7 @@ from scenes.kit import (
     palette,
 )
 from scenes.kit.diagrams import Card, LabelBox, ShapeBlock, connect
+from scenes.kit.layout import caption_band
 from scenes.kit.text import attention_formula
 
 
@@ -93,7 +94,7 @@ class SeparateRoles(LessonScene):
             self.wait(1.5)
 
         takeaway = caption("The three projections are learned: they decide how words relate.", BODY, font=SERIF)
-        takeaway.to_edge(DOWN, buff=0.3)
+        caption_band(takeaway)
         self.narrate("These learned matrices separate a word's identity from what it needs and what it offers.")
         self.play(FadeIn(takeaway))
         self.wait(2.5)
@@ -116,7 +117,7 @@ class GeneralizeAttention(LessonScene):
         context = LabelBox(formula("C(i)", size=FORMULA), color=palette.HEAT_LOW)
         decoder = LabelBox(notation(formula("s_{i-1}", size=FORMULA)), color=palette.MUTED)
         VGroup(context, decoder).arrange(RIGHT, buff=1.5)
-        picture = VGroup(VGroup(context, decoder), states).arrange(DOWN, buff=1.3).next_to(heading, DOWN, buff=0.4)
+        picture = VGroup(VGroup(context, decoder), states).arrange(DOWN, buff=0.9).next_to(heading, DOWN, buff=0.25)
         context.set_x(states.get_x())
         weights = self.converge(states, context)
         query = connect(decoder, context, palette.QUERY)
@@ -126,13 +127,15 @@ class GeneralizeAttention(LessonScene):
                 r",\qquad \alpha_{ij} = \mathrm{softmax}_j\, f(s_{i-1}, h_j)",
                 size=READOUT,
             )
-        ).next_to(picture, DOWN, buff=0.5)
+        ).next_to(picture, DOWN, buff=0.35)
 
         self.narrate("Attention began in RNN translators: a context vector C(i) is a weighted sum of encoder states.")
         self.play(FadeIn(heading), FadeIn(states))
         self.play(FadeIn(decoder), GrowArrow(query), FadeIn(context), LaggedStart(*map(GrowArrow, weights)))
         self.play(Write(rule))
-        self.narrate("Its weights are a softmax of scores between the decoder state and each encoder state.")
+        self.narrate(
+            "Its weights are a softmax of scores between the decoder state and each encoder state.", about=rule[1]
+        )
         self.wait(3)
 
         own = self.sequence("x").move_to(states)
@@ -153,12 +156,14 @@ class GeneralizeAttention(LessonScene):
             FadeOut(VGroup(decoder, query)),
         )
         self.play(own[2].animate.highlight(palette.QUERY), TransformMatchingTex(rule, new_rule))
-        self.narrate("The output A(i) is the same weighted sum, now over the sequence's own vectors.")
+        self.narrate(
+            "The output A(i) is the same weighted sum, now over the sequence's own vectors.", about=new_rule[0]
+        )
         self.wait(3)
 
         note = caption("+ learned projections:", BODY, palette.MUTED, font=SERIF)
         final = attention_formula(DISPLAY)
-        VGroup(note, final).arrange(RIGHT, buff=0.4).next_to(new_rule, DOWN, buff=0.5)
+        VGroup(note, final).arrange(RIGHT, buff=0.4).next_to(new_rule, DOWN, buff=0.3)
         self.narrate("Add learned projections for queries, keys and values, and we get the Transformer's formula.")
         self.play(Write(final), FadeIn(note))
         self.wait(3)
@@ -229,10 +234,10 @@ class TrackShapes(LessonScene):
             self.play(LaggedStart(*(FadeIn(part) for part in row[1]), lag_ratio=0.4), run_time=1.5)
             self.wait(1.8)
 
-        batch = formula(r"\text{a batch of } N \text{ sequences: } N \times T \times d_v", size=FORMULA)
-        batch_sizes = formula(rf"= N \times {T} \times {d_v}", size=FORMULA, color=palette.MUTED)
-        VGroup(batch, batch_sizes).arrange(RIGHT).to_edge(DOWN, buff=0.3)
-        self.narrate("For a batch of N sentences, the output is N by T by d v.")
+        batch = formula(r"\text{a batch of } B \text{ sequences: } B \times T \times d_v", size=FORMULA)
+        batch_sizes = formula(rf"= B \times {T} \times {d_v}", size=FORMULA, color=palette.MUTED)
+        caption_band(VGroup(batch, batch_sizes).arrange(RIGHT))
+        self.narrate("For a batch of B sentences, the output is B by T by d v.")
         self.play(Write(batch), FadeIn(batch_sizes))
         self.wait(3)
 

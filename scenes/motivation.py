@@ -41,6 +41,7 @@ from scenes.kit import (
 )
 from scenes.kit.charts import cell_grid
 from scenes.kit.diagrams import LabelBox, Sentence, arc_between, connect, stack
+from scenes.kit.layout import caption_band, fit_content
 from scenes.kit.numbers import fmt, fmt_int
 
 COLUMN_SPAN = 12.4  # width over which a sentence's tokens are spread, one column each
@@ -63,13 +64,13 @@ class LocateAttention(LessonScene):
     """The Transformer as a block diagram, built bottom-up; the attention block lights up."""
 
     def construct(self) -> None:
-        title = self.show_title()
+        self.show_title()
         tokens = caption("input tokens", BODY, palette.MUTED, font=SERIF)
         inputs = LabelBox("Embeddings + positions", width=5.2, color=palette.MUTED)
         layer = [LabelBox(name, width=5.2, height=0.6, color=palette.MUTED) for name in TRANSFORMER_LAYER]
         outputs = LabelBox("Contextual vectors", width=5.2, color=palette.MUTED)
         column, arrows = stack([tokens, inputs, *layer, outputs], gap=0.36)
-        VGroup(column, arrows).next_to(title, DOWN, buff=0.3)
+        fit_content(VGroup(column, arrows))
 
         self.narrate("A Transformer turns tokens into vectors: embeddings plus positions go in.")
         self.play(FadeIn(tokens), GrowArrow(arrows[0]), FadeIn(inputs, shift=UP * 0.3))
@@ -99,7 +100,11 @@ class ResolveAmbiguity(LessonScene):
         title = self.show_title()
         self.narrate('Alone, the word "bank" is ambiguous: a river bank, or a bank that holds money?')
         word = caption("bank ?", HERO, font=SERIF).next_to(title, DOWN, buff=0.6)
-        self.play(FadeIn(word))
+        senses = VGroup(
+            caption("a river bank", LEAD, palette.MUTED, font=SERIF).next_to(word, LEFT, buff=1.2),
+            caption("a bank for money", LEAD, palette.MUTED, font=SERIF).next_to(word, RIGHT, buff=1.2),
+        )
+        self.play(FadeIn(word), FadeIn(senses))
         self.wait(1)
 
         money = self.read_in_context(
@@ -116,7 +121,8 @@ class ResolveAmbiguity(LessonScene):
             palette.MUTED,
             font=SERIF,
             t2c={"blue:": palette.QUERY, "orange:": palette.KEY},
-        ).to_edge(DOWN, buff=0.3)
+        )
+        caption_band(legend)
         self.narrate('We look at the other words: "money" says finance, "water" says river.')
         self.play(FadeIn(legend))
         for sentence in (money, water):
@@ -135,7 +141,7 @@ class ResolveAmbiguity(LessonScene):
             .set_x(0)
         )
         self.narrate('The same with "check": "cashed" and "bank" make it a cheque, not a chess move.')
-        self.play(FadeOut(VGroup(word, money, water)))
+        self.play(FadeOut(VGroup(word, senses, money, water)))
         self.play(FadeIn(check[0]))
         self.play(LaggedStart(*(Create(arc) for arc in check[1]), FadeIn(check[2]), lag_ratio=0.5))
 
@@ -144,7 +150,8 @@ class ResolveAmbiguity(LessonScene):
             HEADING,
             font=SERIF,
             line_spacing=1.2,
-        ).to_edge(DOWN, buff=0.8)
+        )
+        caption_band(lesson)
         self.narrate("Self-attention does this for every word: it reads the rest of the sentence to fix its meaning.")
         self.play(FadeOut(legend), Write(lesson))
         self.wait(2.5)
@@ -193,9 +200,8 @@ class FadeRecurrentSignal(LessonScene):
                 self.narrate('It reads "keys", the subject. Each step keeps only part of its signal.')
             self.play(*animations, run_time=0.8)
 
-        rate = caption(
-            f"each step keeps × {fmt(rnn.retention)} of the signal", BODY, palette.MUTED, font=SERIF
-        ).to_edge(DOWN, buff=0.2)
+        rate = caption(f"each step keeps × {fmt(rnn.retention)} of the signal", BODY, palette.MUTED, font=SERIF)
+        caption_band(rate)
         self.play(FadeIn(rate))
         frame = SurroundingRectangle(VGroup(target, numbers[-1]), color=palette.HEAT_LOW, buff=0.12)
         self.narrate(f'By "are", {fmt_int(rnn.steps)} steps later, only {fmt(rnn.signal_at_target)} of it is left.')
@@ -228,7 +234,7 @@ class ContrastEmbeddings(LessonScene):
                 contextual, DOWN
             ),
         )
-        mix = self.mixture(tokens, example.weights[0]).to_edge(DOWN, buff=0.7)
+        mix = caption_band(self.mixture(tokens, example.weights[0]))
 
         self.narrate(f'An embedding layer gives each word a fixed vector: "{tokens[1]}" gets this row in any sentence.')
         self.play(FadeIn(fixed.get_frame()), fixed.fill_in())
@@ -272,7 +278,7 @@ class CompareParallelism(LessonScene):
             self.play(cell.animate.highlight(palette.MUTED, 0.3), *links_in, run_time=0.4)
         self.play(FadeIn(sequential))
 
-        grid = cell_grid(len(tokens), 2.4).set_fill(opacity=0.1).to_edge(DOWN, buff=0.4).shift(3.0 * LEFT)
+        grid = caption_band(cell_grid(len(tokens), 1.8).set_fill(opacity=0.1)).shift(3.0 * LEFT)
         axes = caption("rows: queries, columns: keys", LABEL, palette.MUTED, font=SERIF).next_to(grid, UP, buff=0.15)
         parallel = VGroup(
             caption(f"Self-attention: all {fmt_int(rnn.pairs)} pairs", LEAD, palette.HEAT_LOW, font=SERIF),
@@ -323,7 +329,7 @@ class ConnectGlobally(LessonScene):
             caption("No time steps, so nothing decays on the way", BODY, font=SERIF),
             caption("Dynamic weights, computed from the content of the words", BODY, font=SERIF),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
-        points.to_edge(DOWN, buff=0.5)
+        caption_band(points)
         lines = (
             "Path length is constant: every token attends to every other directly.",
             "There are no time steps, so information does not decay along the way.",

@@ -36,7 +36,9 @@ from manim import (
 
 from attention_math import LessonValues, compute, load_example
 from attention_math.example import ROOT
+from scenes import framing
 from scenes.kit.base import EXAMPLE_ENV
+from scenes.legibility import Measure, legibility_problems, measure
 from scenes.lesson import LESSON, Entry
 
 MIN_FONT_SIZE = 16  # below this, text is not legible at 480p
@@ -66,6 +68,7 @@ class Shown:
     numbers: list[tuple[float, float]]  # (value shown, half of the last displayed digit)
     font_size: float | None
     notation: bool
+    measure: Measure | None = None  # cap height and label row (scenes.legibility)
 
 
 @dataclass
@@ -75,6 +78,7 @@ class Snapshot:
     shown: list[Shown] = field(default_factory=list)
     narration: list[str] = field(default_factory=list)  # subtitles added up to this step
     said: list[str] = field(default_factory=list)  # the same sentences as the voice reads them
+    frame: framing.Frame | None = None  # the screen after a play: timing, figure box (scenes.framing)
 
 
 def _is_text(m: Mobject) -> bool:
@@ -112,7 +116,7 @@ def _describe(m: Mobject, notation: bool) -> Shown:
         numbers = _parse_numbers(re.sub(r"<[^>]+>", "", text))
     left, bottom = m.get_corner([-1, -1, 0])[:2]
     right, top = m.get_corner([1, 1, 0])[:2]
-    return Shown(text, (left, bottom, right, top), numbers, getattr(m, "font_size", None), notation)
+    return Shown(text, (left, bottom, right, top), numbers, getattr(m, "font_size", None), notation, measure(m))
 
 
 def _collect(m: Mobject, notation: bool, out: list[Shown]) -> None:
@@ -163,8 +167,11 @@ def probe(entry: Entry, example: str | Path | None = None) -> list[Snapshot]:
 
             def recording(method, call):
                 def wrapper(*args, **kwargs):
+                    start, first = scene.time, framing.before(scene) if call == "play" else None
                     result = method(*args, **kwargs)
                     snap = Snapshot(len(snapshots), call, narration=list(narration), said=list(scene.said))
+                    if call == "play":  # a wait is recorded through the play it makes
+                        snap.frame = framing.after(scene, call, args, start, first)
                     for mob in scene.mobjects:
                         _collect(mob, False, snap.shown)
                     snapshots.append(snap)
@@ -195,7 +202,7 @@ def probe(entry: Entry, example: str | Path | None = None) -> list[Snapshot]:
 
 
 def layout_problems(snapshots: list[Snapshot]) -> list[str]:
-    """Text outside the frame, overlapping text, or text too small for 480p."""
+    """Text outside the frame, overlapping text, text too small for 480p, label rows off one line."""
     half_w, half_h = config.frame_width / 2, config.frame_height / 2
     problems = []
     for snap in snapshots:
@@ -216,7 +223,7 @@ def layout_problems(snapshots: list[Snapshot]) -> list[str]:
                 dy = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1])
                 if dx > OVERLAP_TOLERANCE and dy > OVERLAP_TOLERANCE:
                     problems.append(f"{where}: {a.text!r} overlaps {b.text!r}")
-    return problems
+    return problems + legibility_problems(snapshots)
 
 
 def computed_numbers(values: object) -> np.ndarray:

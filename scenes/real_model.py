@@ -15,7 +15,6 @@ from manim import (
     Arrow,
     Circle,
     Create,
-    DecimalNumber,
     FadeIn,
     FadeOut,
     Group,
@@ -30,7 +29,19 @@ from manim import (
     VGroup,
 )
 
-from scenes.kit import TOKEN_FONT, Heatmap, LessonScene, TokenRow, VectorPlane, nice_extent, notation, palette
+from scenes.kit import (
+    CELL,
+    TOKEN_FONT,
+    ColorScale,
+    Heatmap,
+    LessonScene,
+    Number,
+    TokenRow,
+    VectorPlane,
+    nice_extent,
+    notation,
+    palette,
+)
 from scenes.kit.meaning_map import WordMark, cluster_color, place_label
 from scenes.kit.numbers import fmt
 
@@ -90,7 +101,10 @@ class HeadGrid(Group):
             )
         )
         self.heads_title = caption("head", 17, palette.MUTED).next_to(self.head_labels, LEFT, buff=0.2)
-        self.add(self.body, self.layer_labels, self.head_labels, self.heads_title)
+        # the maps share the fixed 0 → 1 scale of attention weights (the same for any example: notation)
+        self.color_scale = ColorScale(0.0, 1.0, height=min(self.body.height, 2.0), places=0)
+        notation(self.color_scale.next_to(self.body, RIGHT, buff=0.3).align_to(self.body, UP))
+        self.add(self.body, self.layer_labels, self.head_labels, self.heads_title, self.color_scale)
 
     def head(self, layer: int, head: int) -> ImageMobject:
         return self.maps[layer][head]
@@ -131,7 +145,9 @@ class ReadRealAttention(LessonScene):
             f"Every layer has {rm.heads} heads, each with its own attention heatmap: "
             f"{rm.head_count} heatmaps for one sentence."
         )
-        self.play(FadeIn(grid.layer_labels), FadeIn(grid.head_labels), FadeIn(grid.heads_title))
+        self.play(
+            FadeIn(grid.layer_labels), FadeIn(grid.head_labels), FadeIn(grid.heads_title), FadeIn(grid.color_scale)
+        )
         self.play(LaggedStart(*(FadeIn(row) for row in grid.body), lag_ratio=0.25, run_time=2.5))
         share = Text(
             f"averaged over all {rm.head_count} heads, “{rm.focus}” gives "
@@ -157,11 +173,11 @@ class ReadRealAttention(LessonScene):
         self.play(Create(frame))
         real = pieces_heatmap(sentence.attention[layer, head], sentence.pieces, cell=0.62)
         toy = pieces_heatmap(we.heads[0].weights, we.tokens, cell=0.62)
-        VGroup(toy, real).arrange(RIGHT, buff=1.4, aligned_edge=DOWN).next_to(keep[1], DOWN, buff=0.9)
+        VGroup(toy, real).arrange(RIGHT, buff=1.4, aligned_edge=DOWN).next_to(keep[1], DOWN, buff=0.6)
         names = VGroup(
-            caption("toy example, head 1", 20, palette.MUTED).next_to(toy.cells, UP, buff=0.75),
+            caption("toy example, head 1", 20, palette.MUTED).next_to(VGroup(toy.cells, toy.col_labels), UP, buff=0.15),
             caption(f"{rm.model.split('/')[-1]}, layer {layer + 1}, head {head + 1}", 20, palette.MUTED).next_to(
-                real.cells, UP, buff=0.75
+                VGroup(real.cells, real.col_labels), UP, buff=0.15
             ),
         )
         self.play(FadeOut(grid), ReplacementTransform(frame, real.cells), run_time=1.2)
@@ -233,10 +249,7 @@ class ShiftTable(VGroup):
                 Text(text, font=TOKEN_FONT, font_size=17, color=palette.MUTED, t2c={focus: palette.TEXT}),
             ).arrange(RIGHT, buff=0.2)
             numbers = VGroup(
-                *(
-                    DecimalNumber(cosines[n], num_decimal_places=2, font_size=26, color=cluster_color(n))
-                    for n in clusters
-                )
+                *(Number(cosines[n], num_decimal_places=2, font_size=CELL, color=cluster_color(n)) for n in clusters)
             )
             row = VGroup(label, numbers)
             row.nearest = clusters.index(max(cosines, key=cosines.get))

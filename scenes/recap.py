@@ -116,9 +116,9 @@ QUIZ = [
     ),
     (
         "What is the computational complexity\nof self-attention?",
-        "<span fgcolor='{heat}'>O(n²·d)</span>, with n the sequence length and d the embedding size:\n"
-        "QKᵀ compares all n × n pairs of tokens,\neach with a d-long dot product.",
-        "Order n squared times d: every pair of tokens, each compared with a d-long dot product.",
+        "<span fgcolor='{heat}'>O(T²·d)</span>, with T the sequence length and d the embedding size:\n"
+        "QKᵀ compares all T × T pairs of tokens,\neach with a d-long dot product.",
+        "Order T squared times d: every pair of tokens, each compared with a d-long dot product.",
     ),
     (
         "Why do we divide the dot products by √d_k?",

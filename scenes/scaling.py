@@ -8,7 +8,6 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
-    DecimalNumber,
     FadeIn,
     FadeOut,
     GrowFromEdge,
@@ -33,9 +32,11 @@ from scenes.kit import (
     caption,
     formula,
     notation,
+    number,
     palette,
 )
 from scenes.kit.charts import baseline, value_bars
+from scenes.kit.layout import caption_band
 from scenes.kit.numbers import fmt, fmt_int
 
 CHART_WIDTH = 8.0
@@ -137,7 +138,7 @@ class SaturateSoftmax(LessonScene):
         self.narrate("One-hot weights: the gradient is zero, and the model stops learning.")
         self.play(FadeIn(SurroundingRectangle(gauge, color=palette.HEAT_HIGH, buff=0.15)), run_time=0.8)
         fix = formula(r"\text{The fix: } \frac{QK^T}{\sqrt{d_k}}", size=DISPLAY)
-        fix.to_edge(DOWN, buff=0.4)
+        caption_band(fix)
         self.narrate("The fix: divide by root d k, so scores stay in the range where softmax still learns.")
         self.play(Write(fix), run_time=1.0)
 
@@ -154,7 +155,7 @@ class SaturateSoftmax(LessonScene):
         norm, top = demo.gradient_norm[i], demo.gradient_norm[0]
         name = caption("size of softmax's gradient", CAPTION, palette.MUTED, font=SERIF)
         track = Rectangle(width=GAUGE_WIDTH, height=0.35, stroke_color=palette.MUTED, stroke_width=2)
-        value = DecimalNumber(norm, num_decimal_places=4, font_size=34, color=palette.TEXT)
+        value = number(norm, 4, size=LABEL)
         gauge = VGroup(name, track, value).arrange(DOWN, buff=0.25, aligned_edge=LEFT).move_to(RIGHT * 3.8 + DOWN * 0.3)
         meter = Rectangle(width=max(GAUGE_WIDTH * norm / top, 0.02), height=0.35, stroke_width=0)
         gauge.add(meter.set_fill(palette.TEXT, opacity=0.9).align_to(track, LEFT).align_to(track, DOWN))

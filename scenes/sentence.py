@@ -38,7 +38,16 @@ class AttendTrainStation(LessonScene):
         self.play(LaggedStart(*(heat.fill_row(i) for i in range(n)), lag_ratio=0.3, run_time=2.5))
         self.narrate("Rows are queries: each row is one word asking how much every other word matters to it.")
         self.focus_row(heat, focus)
-        bars = SoftmaxBars(weights[focus], tokens, bar_width=min(0.5, 3.5 / n), height=2.2, places=3)
+        bars = SoftmaxBars(  # coloured on the heatmap's scale: one weight, one colour
+            weights[focus],
+            tokens,
+            bar_width=min(0.5, 3.5 / n),
+            height=2.2,
+            places=3,
+            vmin=heat.low,
+            vmax=heat.high,
+            legend=False,
+        )
         heading = caption(f"the row of “{tokens[focus]}”", BODY).next_to(bars, UP, buff=0.4)
         VGroup(bars, heading).next_to(title, DOWN, buff=0.5).to_edge(RIGHT, buff=0.7)
         self.narrate(f"Read the row of '{tokens[focus]}' as bars: its attention, shared out over the sentence.")

@@ -17,7 +17,6 @@ from manim import (
     AnimationGroup,
     Brace,
     Create,
-    DecimalNumber,
     FadeIn,
     FadeOut,
     GrowArrow,
@@ -43,6 +42,7 @@ from scenes.kit import (
     caption,
     formula,
     notation,
+    number,
     palette,
 )
 from scenes.kit.layout import MAX_COLS, MAX_ROWS, below_title, fit_width, matrix_font, token_matrix
@@ -112,7 +112,7 @@ class SumValues(LessonScene):
         """Fresh digits for the running-sum row, in the place of the current ones."""
         cells = VGroup()
         for j, cell in zip((j for j in total.shown_cols if j is not None), total.cells, strict=True):
-            fresh = DecimalNumber(values[j], num_decimal_places=total.places, font_size=cell.font_size)
+            fresh = number(values[j], total.places, size=cell.font_size)
             cells.add(fresh.set_color(palette.TEXT).move_to(cell))
         return cells
 

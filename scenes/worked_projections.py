@@ -125,8 +125,13 @@ class ConfigureModel(LessonScene):
             self.narrate(text)
             self.play(Write(line), FadeIn(note), run_time=1.2)
             self.wait(0.5)
-        self.narrate("The model's width is split evenly: each head gets its own d_k slice.")
-        self.play(LaggedStart(*map(FadeIn, self.split_bar(d_model, h, d_k)), lag_ratio=0.15))
+        self.narrate(
+            "Each head reads all d_model numbers of a token but writes only d_k: "
+            "side by side, the heads' outputs fill d_model again."
+        )
+        bar = self.split_bar(d_model, h, d_k)
+        what = caption("each head's output, side by side", SMALL, palette.MUTED).next_to(VGroup(*bar), UP, buff=0.2)
+        self.play(LaggedStart(*map(FadeIn, [what, *bar]), lag_ratio=0.15))
         self.wait(2)
 
     def split_bar(self, d_model: int, h: int, d_k: int) -> list[VGroup]:

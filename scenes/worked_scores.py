@@ -181,7 +181,7 @@ class NormalizeScores(LessonScene):
         self.narrate(f"Softmax, one row at a time. Take the row of '{tokens[0]}'.")
         self.play(Create(row_frame))
         bars = self.softmax_row(head, tokens, 0, scaled)
-        self.narrate("The bars land in the first row of the weights: yellow is little attention, vermillion most.")
+        self.narrate("The bars land in the first row of the weights: dim blue is little attention, bright yellow most.")
         rest = VGroup(bars.baseline, bars.get_numbers(), bars.get_labels(), bars.get_total())
         self.play(ReplacementTransform(bars.get_bars(), heatmap.get_row(0)), FadeOut(rest), run_time=1.2)
         self.play(FadeIn(heatmap.get_row_digits(0)))

@@ -82,11 +82,12 @@ def test_row_frame_surrounds_the_row():
     assert frame.height < 2 * m.cell_height  # one row only
 
 
-def test_heatmap_shades_low_yellow_high_vermillion():
+def test_heatmap_shades_low_dim_high_bright():
     w = np.array([[0.1, 0.9], [0.5, 0.5]])
     h = Heatmap(w, ["a", "b"], caption=True)
-    assert h.get_cell(0, 0).get_fill_color().to_hex().lower() == palette.HEAT_LOW.to_hex().lower()
-    assert h.get_cell(0, 1).get_fill_color().to_hex().lower() == palette.HEAT_HIGH.to_hex().lower()
+    assert h.get_cell(0, 0).get_fill_color().to_hex().lower() == palette.heat(0).to_hex().lower()
+    assert h.get_cell(0, 1).get_fill_color().to_hex().lower() == palette.heat(1).to_hex().lower()
+    assert [n.number for n in h.get_legend()[0].get_numbers()] == [0.1, 0.9]  # the data's own range
     assert [d.number for d in h.get_row_digits(1)] == [0.5, 0.5]
     assert "rows are queries" in h.get_caption()[0].original_text
 
@@ -125,7 +126,7 @@ def _boxes_overlap(a, b) -> bool:
 
 
 @pytest.mark.parametrize("pitch", [1.5, 0.6, 0.3])
-def test_stagger_never_overlaps_neighbours(pitch):
+def test_label_rows_never_overlap_neighbours(pitch):
     labels = [TokenLabel(t, font_size=20) for t in ["grandmother's", "a", "kitchen", "spoons", "b"]]
     stagger(labels, [j * pitch for j in range(5)], 0.0, pitch)
     assert all(m.get_bottom()[1] >= -1e-6 for m in labels)  # all above the data edge

@@ -6,6 +6,7 @@ import sys
 import pytest
 
 from attention_math.example import ROOT
+from scenes.framing import first_frame_problems, grid_problems, motion_problems, plays
 from scenes.lesson import LESSON
 from scenes.narration.spoken import unspeakable
 from scenes.probe import audit_problems, layout_problems, probe
@@ -71,6 +72,25 @@ def test_every_sentence_can_be_said(entry):
 def test_the_voice_says_the_value_computed_from_the_example(example, said):
     entry = next(e for e in LESSON if e.id == "scale-softmax")
     assert any(said in line for line in probe(entry, example)[-1].said)
+
+
+def frames(entry):
+    return plays([snap.frame for snap in snapshots(entry)])
+
+
+@pytest.mark.parametrize("entry", LESSON, ids=[e.id for e in LESSON])
+def test_scene_opens_on_its_title_and_figure(entry):
+    assert first_frame_problems(frames(entry)) == []
+
+
+@pytest.mark.parametrize("entry", LESSON, ids=[e.id for e in LESSON])
+def test_scene_keeps_moving_while_it_speaks(entry):
+    assert motion_problems(frames(entry)) == []
+
+
+@pytest.mark.parametrize("entry", LESSON, ids=[e.id for e in LESSON])
+def test_scene_follows_the_layout_grid(entry):
+    assert grid_problems(frames(entry)) == []
 
 
 pytestmark = pytest.mark.slow  # plays every scene (no frames drawn)

@@ -1,4 +1,4 @@
-"""The visual system (docs/style.md): colour maps that read right, legible digits on colour, one line of labels, one family.
+"""The visual system (docs/style.md): colour maps that read right, digits legible on colour, labels on one line.
 
 Lightness and contrast are computed here from sRGB with the standard formulas (CIELAB D65, WCAG 2),
 not with the palette's own helpers.
@@ -68,7 +68,9 @@ def test_role_colours_keep_their_roles_and_contrast(name):
 
 def test_every_heat_and_accent_colour_stands_out_from_the_background():
     colours = [hex_of(palette.heat(t)) for t in SAMPLES] + [hex_of(palette.diverging(2 * t - 1)) for t in SAMPLES]
-    colours += [hex_of(c) for c in (palette.HIGHLIGHT, palette.ALERT, palette.MUTED, palette.HEAT_LOW, palette.HEAT_HIGH)]
+    colours += [
+        hex_of(c) for c in (palette.HIGHLIGHT, palette.ALERT, palette.MUTED, palette.HEAT_LOW, palette.HEAT_HIGH)
+    ]
     assert hex_of(palette.BACKGROUND) == BACKGROUND
     assert min(wcag_contrast(c, BACKGROUND) for c in colours) >= 3
 
@@ -112,10 +114,10 @@ def test_short_labels_share_one_baseline():
 
 
 @pytest.mark.parametrize("pitch", [0.6, 0.3])
-def test_labels_that_do_not_fit_turn_all_together_never_stagger(pitch):
-    labels = [TokenLabel(t, font_size=text.LABEL) for t in ["grandmother", "a", "kitchen", "spoons"]]
+def test_labels_that_do_not_fit_turn_together_never_stagger(pitch):
+    labels = [TokenLabel(t, font_size=text.LABEL) for t in ["grandmother", "I", "kitchen", "spoons"]]
     stagger(labels, [j * pitch for j in range(4)], 0.0, pitch)
-    assert all(m.turned for m in labels)
+    assert [m.turned for m in labels] == [True, False, True, True]  # "I" turned would read as a dash
     assert np.ptp([m.get_bottom()[1] for m in labels]) < 1e-6  # all start at the data edge
     assert all(m.font_size >= MIN_FONT_SIZE - 1e-6 for m in labels)
 
@@ -153,3 +155,25 @@ def test_the_smallest_size_is_legible_at_480p():
 def test_inter_is_installed():
     families = subprocess.run(["fc-list", ":family=Inter", "family"], capture_output=True, text=True).stdout
     assert "Inter" in families, "apt-get install fonts-inter (SYSTEM_PACKAGES in the Makefile)"
+
+
+def snapshot_of(*mobjects):
+    from scenes.probe import Snapshot, _collect
+
+    snap = Snapshot(0, "play")
+    for mob in mobjects:
+        _collect(mob, False, snap.shown)
+    return [snap]
+
+
+def test_the_layout_check_finds_small_glyphs_and_staggered_labels():
+    from scenes.legibility import legibility_problems
+
+    small = text.caption("tiny words", 12)
+    assert any("px < 10" in p for p in legibility_problems(snapshot_of(small)))
+    assert legibility_problems(snapshot_of(text.caption("legible words", MIN_FONT_SIZE))) == []
+    labels = [TokenLabel(t, font_size=text.LABEL) for t in ["I", "love", "apple"]]
+    stagger(labels, [0.0, 1.2, 2.4], 0.0, 1.2)
+    assert legibility_problems(snapshot_of(*labels)) == []
+    labels[1].shift(0.3 * np.array([0, 1, 0]))  # the old second level
+    assert any("not on one baseline" in p for p in legibility_problems(snapshot_of(*labels)))

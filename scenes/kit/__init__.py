@@ -1,15 +1,19 @@
-"""The lesson's component kit: text, tokens, labelled matrices, heatmaps, softmax bars, vector planes."""
+"""The lesson's component kit: text, tokens, labelled matrices, heatmaps and scales, bars, planes."""
 
 from .bars import SoftmaxBars
 from .base import LessonScene
 from .heatmap import CONVENTION, Heatmap
+from .legend import ColorScale
 from .matrices import LabelledMatrix, shown_indices
+from .numbers import Number
 from .text import (
     BODY,
     CAPTION,
+    CELL,
     DISPLAY,
     DISPLAY_LARGE,
     FINE,
+    FONT,
     FORMULA,
     FORMULA_LARGE,
     HEADING,
@@ -26,6 +30,7 @@ from .text import (
     caption,
     formula,
     notation,
+    number,
 )
 from .tokens import MIN_FONT_SIZE, TOKEN_FONT, TokenLabel, TokenRow, stagger
 from .vectors import VectorPlane, nice_extent
@@ -33,10 +38,12 @@ from .vectors import VectorPlane, nice_extent
 __all__ = [
     "BODY",
     "CAPTION",
+    "CELL",
     "CONVENTION",
     "DISPLAY",
     "DISPLAY_LARGE",
     "FINE",
+    "FONT",
     "FORMULA",
     "FORMULA_LARGE",
     "HEADING",
@@ -52,9 +59,11 @@ __all__ = [
     "TINY",
     "TITLE",
     "TOKEN_FONT",
+    "ColorScale",
     "Heatmap",
     "LabelledMatrix",
     "LessonScene",
+    "Number",
     "SoftmaxBars",
     "TokenLabel",
     "TokenRow",
@@ -63,6 +72,7 @@ __all__ = [
     "formula",
     "nice_extent",
     "notation",
+    "number",
     "shown_indices",
     "stagger",
 ]

@@ -11,7 +11,6 @@ from manim import (
     RIGHT,
     UP,
     Animation,
-    DecimalNumber,
     FadeIn,
     GrowFromEdge,
     LaggedStart,
@@ -22,10 +21,12 @@ from manim import (
 )
 
 from . import palette
-from .text import caption
+from .legend import ColorScale
+from .numbers import Number
+from .text import LABEL, caption, notation
 from .tokens import MIN_FONT_SIZE, TokenLabel, stagger
 
-NUMBER_SCALE = 1.25  # TeX digits look smaller than Pango text of the same font size
+NUMBER_SCALE = 1.0  # numbers are set in the labels' font now (was 1.25 for TeX digits)
 
 
 class SoftmaxBars(VGroup):
@@ -49,11 +50,17 @@ class SoftmaxBars(VGroup):
     bar_width
         Width of one bar (the gap is a third of it).
     color
-        One colour for all bars, or ``None`` for heat colours by value.
+        One colour for all bars, or ``None`` for the colour map by value (0 at the baseline,
+        the top value at full ``height``), with a colour scale as tall as that at the left.
     places
         Decimals of the numbers.
     total_at
         RIGHT: the sum beside the baseline; UP: above the bars' right end.
+    legend
+        Draw the colour scale when the colour encodes the value.
+    vmin, vmax
+        Colour by this range instead (a heatmap's ``low``/``high``, so that a weight has one colour in
+        both; its scale then stands for these bars: pass ``legend=False``).
 
     Examples
     --------
@@ -72,25 +79,28 @@ class SoftmaxBars(VGroup):
         bar_width: float = 0.6,
         color: ManimColor | None = None,
         places: int = 2,
-        font_size: float = 22,
+        font_size: float = LABEL,
         total_at: np.ndarray = RIGHT,
+        legend: bool = True,
+        vmin: float | None = None,
+        vmax: float | None = None,
         **kwargs,
     ) -> None:
         super().__init__(**kwargs)
         self.values = np.asarray(values, dtype=float)
         top = max_value if max_value is not None else max(self.values.max(), 1e-12)
-        font = max(MIN_FONT_SIZE, min(font_size, bar_width * 36))
+        font = max(MIN_FONT_SIZE, min(font_size, bar_width * 28))  # short tokens fit upright under their bars
         step = bar_width * 4 / 3
         start = bar_width * 0.5 * LEFT
         self.baseline = Line(start, start + len(self.values) * step * RIGHT)
         self.baseline.set_stroke(palette.MUTED, 2)
         self.bars, self.numbers, self.labels = VGroup(), VGroup(), VGroup()
         for j, (v, label) in enumerate(zip(self.values, labels, strict=True)):
-            fill = color if color is not None else palette.heat(v / top)
+            fill = color if color is not None else palette.heat(self._shade(v, top, vmin, vmax))
             bar = Rectangle(width=bar_width, height=max(height * v / top, 1e-3), stroke_width=0)
             bar.set_fill(fill, opacity=0.9).move_to(j * step * RIGHT, aligned_edge=DOWN)
             self.bars.add(bar)
-            number = DecimalNumber(v, num_decimal_places=places, font_size=font * NUMBER_SCALE, color=palette.TEXT)
+            number = Number(v, num_decimal_places=places, font_size=font, color=palette.TEXT)
             self.numbers.add(number.next_to(bar, UP, buff=0.08))
             self.labels.add(TokenLabel(label, font_size=font))
         xs = [bar.get_x() for bar in self.bars]
@@ -98,13 +108,26 @@ class SoftmaxBars(VGroup):
         self.total = VGroup()
         if total is not None:
             equals = caption("sum =", font + 2, palette.MUTED)
-            value = DecimalNumber(total, num_decimal_places=places, font_size=(font + 2) * NUMBER_SCALE)
+            value = Number(total, num_decimal_places=places, font_size=font + 2)
             self.total.add(equals, value.next_to(equals, RIGHT, buff=0.12))
             if total_at is UP:
                 self.total.next_to(VGroup(self.bars, self.numbers), UP, buff=0.2).align_to(self.baseline, RIGHT)
             else:
                 self.total.next_to(self.baseline, RIGHT, buff=0.35).align_to(self.baseline, DOWN).shift(0.05 * UP)
-        self.add(self.baseline, self.bars, self.numbers, self.labels, self.total)
+        self.legend = VGroup()
+        if color is None and legend:
+            scale = ColorScale(
+                0.0 if vmin is None else vmin, top if vmax is None else vmax, height, places=places, side=LEFT
+            )
+            if vmin is None:
+                notation(scale.get_numbers()[0])  # the baseline's zero reads the same for any example
+            self.legend.add(scale.next_to(self.baseline, LEFT, buff=0.25).align_to(self.baseline, DOWN))
+        self.add(self.baseline, self.bars, self.numbers, self.labels, self.total, self.legend)
+
+    @staticmethod
+    def _shade(value: float, top: float, vmin: float | None, vmax: float | None) -> float:
+        low, high = (0.0, top) if vmin is None or vmax is None else (vmin, vmax)
+        return (value - low) / (high - low) if high > low else 1.0
 
     def get_bars(self) -> VGroup:
         return self.bars
@@ -113,14 +136,20 @@ class SoftmaxBars(VGroup):
         return self.numbers
 
     def get_labels(self) -> VGroup:
-        return self.labels
+        """The token labels, in order, then the colour scale (if any): what frames the bars."""
+        return VGroup(*self.labels, *self.legend)
+
+    def get_legend(self) -> VGroup:
+        """The colour scale at the left (empty for one-colour bars)."""
+        return self.legend
 
     def get_total(self) -> VGroup:
         """The "sum = …" readout (empty without ``total``)."""
         return self.total
 
     def grow(self, **kwargs) -> Animation:
-        """An animation drawing the baseline and labels, growing the bars from it, then their numbers."""
+        """An animation drawing the baseline, labels and scale, growing the bars from it, then their numbers."""
         grow = (GrowFromEdge(bar, DOWN) for bar in self.bars)
         numbers = (FadeIn(n, shift=0.1 * UP) for n in self.numbers)
-        return LaggedStart(FadeIn(VGroup(self.baseline, self.labels)), *grow, *numbers, lag_ratio=0.08, **kwargs)
+        frame = FadeIn(VGroup(self.baseline, self.labels, self.legend))
+        return LaggedStart(frame, *grow, *numbers, lag_ratio=0.08, **kwargs)

@@ -5,16 +5,20 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 from pathlib import Path
+from typing import Any
 
-from manim import UP, Scene, Text, Write, config
+from manim import DEFAULT_WAIT_TIME, UP, Mobject, Scene, Text, Write, config
 
 from attention_math import DEFAULT_EXAMPLE, LessonValues, lesson_values
+from attention_math.errors import ExampleError
 from scenes.lesson import Entry, by_class
 from scenes.narration.spoken import spoken as spoken_form
 from scenes.narration.voice import Speaker, speaker
 
 from . import palette
+from .motion import builds, built, highlight, moved
 from .text import SERIF, TITLE, caption, notation
 
 #: render.py sets these for its workers; plain ``manim`` uses the default example and no voice.
@@ -25,10 +29,12 @@ NARRATION_ENV = "ATTENTION_NARRATION"  # the JSON file the scene lists its spoke
 
 WORDS_PER_SECOND = 2.6  # comfortable reading speed for subtitles, without a voice
 PAUSE = 0.4  # seconds of silence after each spoken sentence
+HOLD = 0.5  # a still longer than this while a sentence is said gets a highlight instead
 
 
 def example_path() -> Path:
-    return Path(os.environ.get(EXAMPLE_ENV) or DEFAULT_EXAMPLE)
+    """The example file, absolute (as render.py names it in its messages)."""
+    return Path(os.environ.get(EXAMPLE_ENV) or DEFAULT_EXAMPLE).resolve()
 
 
 class LessonScene(Scene):
@@ -38,6 +44,12 @@ class LessonScene(Scene):
     which writes the subtitles (``.srt``) beside the video. Narration sets the pace:
     a subtitle is never cut short by the next one or by the end of the clip, so the
     lesson reads well with the sound off.
+
+    A clip opens on its figure: until the first sentence has been said or anything but a build
+    (fade, drawing, growth) is played, builds show their result at once, so the first frame, the
+    thumbnail and the first slide's poster show the title and the figure. While a sentence is
+    said the scene keeps moving: pass animations to :meth:`narrate` to run them for the sentence's
+    length, and a hold longer than :data:`HOLD` traces a light around what was last changed.
     """
 
     entry: Entry
@@ -46,14 +58,31 @@ class LessonScene(Scene):
 
     def setup(self) -> None:
         self.entry = by_class(type(self).__name__)
-        self.values = lesson_values(self.entry.depends_on, example_path(), owner=f"{self.entry.cls}")
+        try:
+            self.values = lesson_values(self.entry.depends_on, example_path(), owner=f"{self.entry.cls}")
+        except ExampleError as e:  # render.py's one-line message, not manim's traceback, under plain manim too
+            print(f"error: {e}", file=sys.stderr)
+            raise SystemExit(2) from None
         self.camera.background_color = palette.BACKGROUND
         self.speaker = voice_speaker()
         self.said: list[str] = []  # each sentence as the voice reads it (with or without a voice)
         self.spoken: list[dict[str, object]] = []  # each sentence's start and speech, for the sound track
+        self.opening = True  # builds show their result at once (see the class docstring)
+        self.focus: list[Mobject] = []  # what the last play changed: a hold highlights it
+        self.title: Mobject | None = None  # not highlighted, not counted as the figure
 
-    def narrate(self, text: str, duration: float | None = None, spoken: str | None = None) -> float:
+    def narrate(
+        self,
+        text: str,
+        *animations: Any,
+        duration: float | None = None,
+        spoken: str | None = None,
+        about: Mobject | None = None,
+    ) -> float:
         """Once the previous sentence is over, say ``text`` and show it as a subtitle while it is said.
+
+        ``animations`` play while it is said, stretched over the speech (the pause after it excepted);
+        a hold highlights what the last animation changed, or ``about`` until an animation plays.
 
         With a voice, the subtitle lasts as long as the speech, and the next sentence starts a
         short pause after it; ``spoken`` replaces the derived spoken form where a rule cannot know
@@ -61,6 +90,8 @@ class LessonScene(Scene):
         reading time). Returns the seconds until the next sentence may start.
         """
         self.finish_narration()
+        self.opening = self.opening and not self.said  # the first sentence's builds still open the clip
+        self.focus = [about] if about is not None else self.focus
         self.start_step(text)
         self.said.append(spoken or spoken_form(text))
         if self.speaker:
@@ -72,6 +103,8 @@ class LessonScene(Scene):
             seconds = duration if duration is not None else max(2.0, len(text.split()) / WORDS_PER_SECOND)
             self.add_subcaption(text, duration=seconds)
         self.narration_ends = self.time + seconds
+        if animations:
+            self.play(*animations, run_time=max(HOLD, seconds - PAUSE))
         return seconds
 
     def finish_narration(self) -> None:
@@ -80,12 +113,47 @@ class LessonScene(Scene):
         if frames > 0:
             self.wait(frames / config.frame_rate)  # whole frames: a shorter wait would cut the subtitle
 
+    def play(self, *args: Any, **kwargs: Any) -> None:
+        """Play ``args``; in the opening, builds show their result at once, without a frame."""
+        if self.opening and args and all(builds(a) for a in args):
+            shown = [m for a in args for m in built(a)]
+            self.add(*shown)
+            self.focus = [m for m in shown if m is not self.title] or self.focus
+            self.skipped_play()
+            return
+        self.opening = False
+        super().play(*args, **kwargs)
+        self.focus = [m for m in moved(args) if m is not self.title] or self.focus
+
+    def wait(
+        self, duration: float = DEFAULT_WAIT_TIME, stop_condition: Any = None, frozen_frame: bool | None = None
+    ) -> None:
+        """Hold; while a sentence is said, a hold longer than :data:`HOLD` highlights the focus instead."""
+        focus = self.visible_focus()
+        if duration > HOLD and stop_condition is None and focus and self.time < self.narration_ends - 1e-6:
+            self.play(highlight(focus, duration))
+        else:
+            super().wait(duration, stop_condition, frozen_frame)
+
+    def visible_focus(self) -> list[Mobject]:
+        """The focus still on screen, with a size (a removed or empty mobject has nothing to highlight);
+        the title when nothing else has been shown yet."""
+        on_screen = {id(m) for m in self.get_mobject_family_members()}
+        candidates = self.focus or ([self.title] if self.title is not None else [])
+        return [m for m in candidates if id(m) in on_screen and (m.width > 1e-2 or m.height > 1e-2)]
+
     def tear_down(self) -> None:
         """The clip ends only after its last sentence; render.py learns what was said, and when."""
         self.finish_narration()
         super().tear_down()
         if listing := os.environ.get(NARRATION_ENV):
             Path(listing).write_text(json.dumps(self.spoken, indent=1, ensure_ascii=False), encoding="utf-8")
+
+    def skipped_play(self) -> None:
+        """A ``play`` call made no animation (the opening shows builds at once).
+
+        Slide mode overrides this: manim-slides counts every ``play`` call as an animation.
+        """
 
     def start_step(self, narration: str) -> None:
         """Mark the start of a narrated step; a plain scene is one continuous take.
@@ -99,6 +167,7 @@ class LessonScene(Scene):
         title = caption(text or self.entry.title, TITLE, font=SERIF).to_edge(UP, buff=0.35)
         if text is None:
             notation(title)
+        self.title = title
         self.play(Write(title), run_time=0.8)
         return title
 

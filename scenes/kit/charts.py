@@ -16,10 +16,10 @@ from manim import (
 )
 
 from . import palette
-from .text import LEAD, SERIF, SMALL, caption
+from .text import LEAD, SMALL, caption
 
 
-def cell_grid(n: int, side: float, color: ManimColor = palette.HEAT_LOW, opacity: float = 0.8) -> VGroup:
+def cell_grid(n: int, side: float, color: ManimColor = palette.HIGHLIGHT, opacity: float = 0.8) -> VGroup:
     """An ``n`` × ``n`` grid of attention cells filling a square of width ``side``.
 
     Parameters
@@ -71,9 +71,9 @@ def panel(heading: str, picture: VGroup, note: str, width: float = 6.6, height: 
         ``frame, heading, picture, note``.
     """
     frame = RoundedRectangle(corner_radius=0.15, width=width, height=height, stroke_color=palette.MUTED, stroke_width=2)
-    title = caption(heading, LEAD, font=SERIF, weight="BOLD")
+    title = caption(heading, LEAD, weight="BOLD")
     title.next_to(frame.get_top(), DOWN, buff=0.2)
-    line = caption(note, SMALL, palette.MUTED, font=SERIF)
+    line = caption(note, SMALL, palette.MUTED)
     line.scale_to_fit_width(min(line.width, width - 0.4)).next_to(frame.get_bottom(), UP, buff=0.2)
     room = title.get_bottom()[1] - line.get_top()[1] - 0.3
     picture.scale_to_fit_height(min(picture.height, room))
@@ -87,7 +87,7 @@ def value_bars(
     heights: Sequence[float],
     width: float,
     bar_width: float = 0.7,
-    color: ManimColor = palette.HEAT_HIGH,
+    color: ManimColor = palette.ALERT,
 ) -> VGroup:
     """Bars standing on a common baseline (origin at the baseline's left end).
 

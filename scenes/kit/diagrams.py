@@ -20,7 +20,7 @@ from manim import (
 )
 
 from . import palette
-from .text import HEADING, LEAD, SERIF, caption, formula
+from .text import HEADING, LEAD, caption, formula
 
 
 class LabelBox(VGroup):
@@ -40,7 +40,7 @@ class LabelBox(VGroup):
         font_size: float = 26,
         fill_opacity: float = 0.15,
     ) -> None:
-        self.label = caption(label, font_size, font=SERIF) if isinstance(label, str) else label
+        self.label = caption(label, font_size) if isinstance(label, str) else label
         box_width = width if width is not None else self.label.width + 0.6
         self.box = RoundedRectangle(
             corner_radius=0.12, width=box_width, height=height, color=color, fill_color=color
@@ -94,8 +94,8 @@ class Card(VGroup):
         font_size: float = 22,
         height: float | None = None,
     ) -> None:
-        self.heading = caption(heading, font_size + 6, color, font=SERIF, weight="BOLD")
-        self.body = VGroup(*(caption(line, font_size, font=SERIF) for line in lines))
+        self.heading = caption(heading, font_size + 6, color, weight="BOLD")
+        self.body = VGroup(*(caption(line, font_size) for line in lines))
         self.body.arrange(DOWN, aligned_edge=LEFT, buff=0.15)
         content = VGroup(self.heading, self.body).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         if content.width > width - 0.5:

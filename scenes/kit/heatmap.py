@@ -5,20 +5,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from manim import DOWN, LEFT, Animation, DecimalNumber, FadeIn, LaggedStart, Square, VGroup
+from manim import DOWN, LEFT, Animation, FadeIn, LaggedStart, Square, VGroup
 
 from . import palette, text
+from .legend import ColorScale
+from .numbers import Number
 from .tokens import MIN_FONT_SIZE, TokenLabel, stagger
 
 CONVENTION = "rows are queries · softmax runs along each row"
+ROOM = 1.5  # longest a turned column label may be before it is abbreviated
 
 
 class Heatmap(VGroup):
-    """A grid of weights in heat colours (yellow low → vermillion high), tokens on both axes.
+    """A grid of weights in the lesson's colour map (dim for low, bright for high), tokens on both axes.
 
-    Digits are drawn on the cells when they fit at a legible size, otherwise the
-    colour alone tells the weight. The shade runs from ``vmin`` to ``vmax``
-    (the grid's own smallest and largest weight by default).
+    Digits are drawn on the cells when they fit at a legible size, in white or black,
+    whichever contrasts more with the cell; otherwise the colour alone tells the weight.
+    The shade runs from ``vmin`` to ``vmax`` (the grid's own smallest and largest weight by
+    default), and a colour scale at the right says so with those two numbers.
 
     Parameters
     ----------
@@ -34,6 +38,8 @@ class Heatmap(VGroup):
         ``None`` decides by cell size; ``True``/``False`` forces it.
     caption
         Write the convention "rows are queries · softmax runs along each row" below.
+    legend
+        Draw the colour scale beside the grid (leave it out only where another scale stands for it).
 
     Examples
     --------
@@ -53,6 +59,7 @@ class Heatmap(VGroup):
         caption: bool = False,
         vmin: float | None = None,
         vmax: float | None = None,
+        legend: bool = True,
         **kwargs,
     ) -> None:
         super().__init__(**kwargs)
@@ -60,6 +67,7 @@ class Heatmap(VGroup):
         rows, cols = self.weights.shape
         low = self.weights.min() if vmin is None else vmin
         high = self.weights.max() if vmax is None else vmax
+        self.low, self.high = float(low), float(high)  # the range the colours span
         self.cells = VGroup()
         for i in range(rows):
             for j in range(cols):
@@ -68,7 +76,7 @@ class Heatmap(VGroup):
                 square.set_fill(palette.heat(t), opacity=1.0).move_to([j * cell, -i * cell, 0])
                 self.cells.add(square)
         self.digits = self._build_digits(cell, places, show_digits)
-        font = float(np.clip(cell * 34, MIN_FONT_SIZE, 24))
+        font = float(np.clip(cell * 22, MIN_FONT_SIZE, text.LABEL))  # a row of short tokens fits upright
         self.row_labels = VGroup(
             *(
                 TokenLabel(t, font_size=font).next_to(self.get_cell(i, 0), LEFT, buff=0.15)
@@ -79,22 +87,30 @@ class Heatmap(VGroup):
         for t in col_labels if col_labels is not None else row_labels:
             self.col_labels.add(TokenLabel(t, font_size=font, color=palette.MUTED))
         xs = [self.get_cell(0, j).get_x() for j in range(cols)]
-        stagger(self.col_labels, xs, self.cells.get_top()[1] + 0.12, cell)
+        stagger(self.col_labels, xs, self.cells.get_top()[1] + 0.12, cell, room=ROOM)
+        self.legend = VGroup()
+        if legend:
+            scale = ColorScale(low, high, height=min(self.cells.height, 2.4), places=places)
+            self.legend.add(scale.beside(self.cells, buff=0.2))
         self.caption = VGroup()
         if caption:
             convention = text.caption(CONVENTION, text.SMALL, palette.MUTED)
             self.caption.add(convention.next_to(self.cells, DOWN, buff=0.25))
-        self.add(self.cells, self.digits, self.row_labels, self.col_labels, self.caption)
+        self.add(self.cells, self.digits, self.row_labels, self.col_labels, self.legend, self.caption)
 
     def _build_digits(self, cell: float, places: int, show_digits: bool | None) -> VGroup:
         digits = VGroup()
-        font = min(24.0, cell * 36)
+        font = min(float(text.LABEL), cell * 29)  # "0.00" takes at most three quarters of a cell
         if show_digits is False or (show_digits is None and font < MIN_FONT_SIZE):
             return digits
         for square, w in zip(self.cells, self.weights.ravel(), strict=True):
-            number = DecimalNumber(w, num_decimal_places=places, font_size=max(font, MIN_FONT_SIZE))
-            digits.add(number.set_color(palette.BACKGROUND).move_to(square))
+            number = Number(w, num_decimal_places=places, font_size=max(font, MIN_FONT_SIZE))
+            digits.add(number.set_color(palette.text_on(square.get_fill_color())).move_to(square))
         return digits
+
+    def get_legend(self) -> VGroup:
+        """The colour scale (empty with ``legend=False``)."""
+        return self.legend
 
     def get_cell(self, row: int, col: int) -> Square:
         """The square of weight (``row``, ``col``)."""
@@ -117,7 +133,8 @@ class Heatmap(VGroup):
         return VGroup(*self.digits[row * cols : (row + 1) * cols]) if len(self.digits) else VGroup()
 
     def get_labels(self) -> VGroup:
-        return VGroup(self.row_labels, self.col_labels)
+        """Row labels, column labels and the colour scale: what frames the grid before it fills."""
+        return VGroup(self.row_labels, self.col_labels, self.legend)
 
     def get_caption(self) -> VGroup:
         return self.caption

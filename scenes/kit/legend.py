@@ -68,6 +68,11 @@ class ColorScale(VGroup):
         self.numbers[1].next_to(self.bar.get_corner(UP + side), side, buff=0.08).align_to(self.bar, UP)
         self.add(self.bar, self.numbers)
 
+    def set_color(self, color, family: bool = True) -> ColorScale:  # type: ignore[override]
+        """Recolour the numbers only: the bar keeps the map (scenes recolour a figure's labels at once)."""
+        self.numbers.set_color(color, family)
+        return self
+
     def get_numbers(self) -> VGroup:
         """The numbers at the bottom and the top."""
         return self.numbers

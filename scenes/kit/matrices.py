@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -12,7 +13,6 @@ from manim import (
     UP,
     Animation,
     Create,
-    DecimalNumber,
     FadeIn,
     LaggedStart,
     ManimColor,
@@ -24,9 +24,11 @@ from manim import (
 )
 
 from . import palette
-from .numbers import places_for
+from .numbers import Number, places_for
 from .text import caption, formula, notation
 from .tokens import MIN_FONT_SIZE, TokenLabel, stagger
+
+TEX_TO_TEXT = 0.69  # a Text digit of size 0.69·s is as tall as a TeX digit of size s
 
 
 def shown_indices(count: int, limit: int) -> list[int | None]:
@@ -55,8 +57,8 @@ def bracket(height: float, side: np.ndarray, color: ManimColor, serif: float = 0
 class LabelledMatrix(VGroup):
     """A matrix of computed numbers, bracketed, with optional token rows and column labels.
 
-    Digits are :class:`~manim.DecimalNumber` cells (their glyphs are cached, so a large
-    matrix costs frames, not one TeX compile per cell). Rows or columns beyond
+    Digits are :class:`~scenes.kit.numbers.Number` cells (DecimalNumbers in the lesson's font,
+    their glyphs cached, so a large matrix costs frames, not one compile per cell). Rows or columns beyond
     ``max_rows``/``max_cols`` are abbreviated with an ellipsis; ``show_digits=False``
     draws coloured squares instead of digits (shade ∝ |value|).
 
@@ -75,7 +77,8 @@ class LabelledMatrix(VGroup):
     places
         Decimals shown; by default as many as the values need, at most 2.
     font_size
-        Size of the digits (labels follow it).
+        Size of the digits on TeX's scale, as before the lesson set numbers in Inter (labels
+        follow it); the digits come out as tall as TeX's would, never below the minimum size.
     max_rows, max_cols
         How many rows and columns to draw before abbreviating.
     show_digits
@@ -125,10 +128,12 @@ class LabelledMatrix(VGroup):
 
     # --- construction ------------------------------------------------------------
 
-    def _digit(self, value: float) -> DecimalNumber:
-        return DecimalNumber(
-            value, num_decimal_places=self.places, font_size=self.font_size_digits, color=self.color_role
-        )
+    def number_size(self) -> float:
+        """Font size of the digits: as tall as TeX digits of ``font_size``, at least the minimum."""
+        return max(MIN_FONT_SIZE, TEX_TO_TEXT * self.font_size_digits)
+
+    def _digit(self, value: float) -> Number:
+        return Number(value, num_decimal_places=self.places, font_size=self.number_size(), color=self.color_role)
 
     def _cell_size(self, show_digits: bool) -> tuple[float, float]:
         height = 0.024 * self.font_size_digits
@@ -164,7 +169,7 @@ class LabelledMatrix(VGroup):
             for c, j in enumerate(self.shown_cols):
                 if i is None or j is None:
                     mark = "⋱" if i is None and j is None else ("⋮" if i is None else "⋯")
-                    text = caption(mark, self.font_size_digits, palette.MUTED)
+                    text = caption(mark, self.number_size(), palette.MUTED)
                     marks.append(text.move_to(self._cell_center(r, c)))
         return marks
 
@@ -205,7 +210,13 @@ class LabelledMatrix(VGroup):
     def _build_name(self, name: str | None) -> VGroup:
         if name is None:
             return VGroup()
-        tex = notation(formula(name, size=self.font_size_digits * 1.4, color=self.color_role))
+        words = re.fullmatch(r"\\text\{([^{}\\]*)\}", name)  # plain words are text, not a formula
+        size = self.font_size_digits * 1.4
+        tex = notation(
+            caption(words[1], size * TEX_TO_TEXT, self.color_role)
+            if words
+            else formula(name, size=size, color=self.color_role)
+        )
         above = self.col_labels if len(self.col_labels) else self._grid_box()
         return VGroup(tex.next_to(above, UP, buff=0.15))
 
@@ -263,19 +274,19 @@ class LabelledMatrix(VGroup):
         height = max(cells.height, 0.8 * self.cell_height * zoom) + 0.08 * zoom
         return Rectangle(width=width, height=height, color=color, stroke_width=3).move_to(cells)
 
-    def row_frame(self, row: int, color: ManimColor = palette.HEAT_LOW) -> Rectangle:
+    def row_frame(self, row: int, color: ManimColor = palette.HIGHLIGHT) -> Rectangle:
         """A rectangle around row ``row`` (animate it with Create, or Transform it to another frame)."""
         return self._span(self.get_row(row), color)
 
-    def column_frame(self, col: int, color: ManimColor = palette.HEAT_LOW) -> Rectangle:
+    def column_frame(self, col: int, color: ManimColor = palette.HIGHLIGHT) -> Rectangle:
         """A rectangle around column ``col``."""
         return self._span(self.get_column(col), color)
 
-    def entry_frame(self, row: int, col: int, color: ManimColor = palette.HEAT_LOW) -> Rectangle:
+    def entry_frame(self, row: int, col: int, color: ManimColor = palette.HIGHLIGHT) -> Rectangle:
         """A rectangle around entry (``row``, ``col``)."""
         return self._span(VGroup(self.get_entry(row, col)), color)
 
-    def highlight_row(self, row: int, color: ManimColor = palette.HEAT_LOW) -> Animation:
+    def highlight_row(self, row: int, color: ManimColor = palette.HIGHLIGHT) -> Animation:
         """An animation drawing a frame around row ``row``."""
         return Create(self.row_frame(row, color))
 
@@ -286,5 +297,5 @@ class LabelledMatrix(VGroup):
     def fit_within(self, width: float, height: float) -> LabelledMatrix:
         """Scale down to fit ``width`` × ``height``, but never below legible digits."""
         factor = min(1.0, width / self.width, height / self.height)
-        factor = max(factor, MIN_FONT_SIZE / self.font_size_digits)
+        factor = max(factor, MIN_FONT_SIZE / self.number_size())
         return self.scale(factor)

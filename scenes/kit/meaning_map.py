@@ -17,7 +17,6 @@ from manim import (
     Arrow,
     Circle,
     DashedLine,
-    DecimalNumber,
     Dot,
     ManimColor,
     Mobject,
@@ -25,13 +24,14 @@ from manim import (
 )
 
 from . import palette
+from .numbers import Number
 from .tokens import TokenLabel
 from .vectors import VectorPlane, nice_extent
 
 CLUSTER_COLORS = {"fruit": palette.FRUIT, "tech": palette.TECH}
 LABEL_DIRECTIONS = (DOWN, UP, RIGHT, LEFT, DR, UR, DL, UL)
 REGION_MARGIN = 0.45  # how far a cluster's region reaches beyond its farthest word
-NUMBER_SCALE = 1.25  # TeX digits look smaller than Pango text of the same font size
+NUMBER_SCALE = 1.0  # numbers are set in the labels' font now (was 1.25 for TeX digits)
 
 
 def cluster_color(name: str) -> ManimColor:
@@ -207,11 +207,6 @@ class MeaningMap(VGroup):
         for name, region in self.regions.items():
             line = DashedLine(self.point(xy), region.centre.get_center(), color=cluster_color(name), stroke_width=2)
             line.scale(0.93, about_point=line.get_start())
-            number = DecimalNumber(
-                distances[name],
-                num_decimal_places=2,
-                font_size=self.font_size * NUMBER_SCALE * 1.2,
-                color=cluster_color(name),
-            )
+            number = Number(distances[name], num_decimal_places=2, font_size=self.font_size, color=cluster_color(name))
             group.add(VGroup(line, number.next_to(line.get_center(), UP, buff=0.15)))
         return group

@@ -12,10 +12,11 @@ So :func:`caption` and :func:`formula` are audited unless a scene marks them; a 
 that is only words has nothing to audit. Tokens never go through TeX or markup: a caption
 is plain Pango text unless ``markup=True`` (fixed strings only).
 
-Sizes come from the type scale below, one name per role, smallest to largest, and text is
-set in one of two faces; a visual redesign changes them here. Both are the lesson's look as
-it is today: the token font for tokens and most captions, a serif for the concept chapters'
-sentences, headings and titles.
+Text is set in one family, Inter (:data:`FONT`), at the four sizes of the type scale —
+:data:`TITLE`, :data:`BODY`, :data:`LABEL`, :data:`CELL` — never below :data:`MIN_FONT_SIZE`;
+TeX sets formulas only (plain numbers are :class:`~scenes.kit.numbers.Number`, in Inter too).
+The older size names below are aliases of the nearest step (ties go down, so a scene that used
+them can only get smaller); formulas keep their own, larger sizes. docs/style.md shows the scale.
 """
 
 from __future__ import annotations
@@ -25,24 +26,29 @@ from typing import Any, TypeVar
 from manim import ManimColor, MarkupText, MathTex, Mobject, Text
 
 from . import palette
+from .numbers import Number
 from .tokens import MIN_FONT_SIZE, TOKEN_FONT
 
-# --- the faces: the token font, and the serif plain Text used (Pango's default here, named so
-# that another machine's default cannot change the look) ---
-SANS = TOKEN_FONT
-SERIF = "DejaVu Serif"
+# --- the family: one for titles, sentences, labels, tokens and plain numbers ---
+FONT = TOKEN_FONT
+SANS = FONT
+SERIF = FONT  # the concept chapters' serif is gone; the name stays for the scenes that pass it
 
-# --- the type scale (manim font sizes; TeX glyphs come out smaller than Pango's at one size) ---
-TINY = MIN_FONT_SIZE  # labels packed into a dense figure (a map, a grid of heads)
-FINE = 18  # a line of provenance under a figure
-SMALL = 20  # conventions, indices, model and head names
-LABEL = 22  # axis names, legends, notes beside a figure
-CAPTION = 24  # a caption under or beside a figure
-BODY = 26  # a sentence of explanation
-LEAD = 28  # a line that carries the step's point; a panel's heading
-HEADING = 30  # a section's heading; a line of conclusion
-PROMINENT = 32  # a question or a verdict that stands alone
-TITLE = 34  # scene titles; formulas and numbers inside a figure
+# --- the type scale (manim font sizes of Text; at 480p a capital of size s is 0.61·s px tall) ---
+TITLE = 34  # a scene's title; a question or verdict that stands alone
+BODY = 26  # a sentence of explanation, a panel's heading
+LABEL = 22  # axis names, legends, notes, tokens beside a figure
+CELL = 18  # digits in cells, indices, a line of provenance
+# older names, each the nearest step at or below it (PROMINENT rounds up to the title)
+TINY = MIN_FONT_SIZE  # the floor, for labels packed into a dense figure
+FINE = CELL
+SMALL = CELL
+CAPTION = LABEL
+LEAD = BODY
+HEADING = BODY
+PROMINENT = TITLE
+
+# --- formula sizes (TeX glyphs come out smaller than Text's at one size) ---
 FORMULA = 36  # a formula beside a figure
 FORMULA_LARGE = 38  # a formula that heads a step
 DISPLAY = 40  # the formula or word a step is about
@@ -83,7 +89,7 @@ def caption(
     color
         A palette colour (its role).
     font
-        ``SANS`` (the token font) or ``SERIF``.
+        :data:`FONT` (the default; ``SANS`` and ``SERIF`` are the same family now).
     markup
         Read ``text`` as Pango markup (``<span fgcolor=...>``): for fixed strings only.
     **kwargs
@@ -93,6 +99,8 @@ def caption(
     --------
     >>> caption("rows are queries", LABEL).font_size
     22.0
+    >>> caption("rows are queries").font
+    'Inter'
     """
     kind = MarkupText if markup else Text
     return kind(text, font=font, font_size=size, color=color, **kwargs)
@@ -125,3 +133,16 @@ def attention_formula(size: float = DISPLAY_LARGE) -> MathTex:
         size=size,
         tex_to_color_map=palette.ROLE,
     )
+
+
+def number(
+    value: float, places: int = 2, size: float = LABEL, color: ManimColor = palette.TEXT, **kwargs: Any
+) -> Number:
+    """A computed number in the lesson's font (a :class:`~manim.DecimalNumber` that animates the same way).
+
+    Examples
+    --------
+    >>> number(0.256, 2).number
+    0.256
+    """
+    return Number(value, num_decimal_places=places, font_size=size, color=color, **kwargs)

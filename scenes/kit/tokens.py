@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
@@ -9,10 +10,12 @@ from manim import DOWN, RIGHT, UP, Animation, Indicate, ManimColor, Mobject, Tex
 
 from . import palette
 
-#: The one font of every token (Pango renders any script a user types).
-TOKEN_FONT = "DejaVu Sans"
+#: The lesson's one family, for every token, label, title and plain number. Pango falls back to
+#: DejaVu Sans and Droid Sans Fallback for scripts Inter lacks (CJK), so any token still draws.
+TOKEN_FONT = "Inter"
 
-#: Smallest text the kit draws: legible at 480p, a little above the layout check's floor of 16.
+#: Smallest text the kit draws: its capitals and digits are 10.3 px tall at 480p, above the
+#: layout check's floor of 10 px (scenes.probe.MIN_GLYPH_PX).
 MIN_FONT_SIZE = 17
 
 
@@ -28,12 +31,14 @@ class TokenLabel(Text):
     def __init__(self, token: str, font_size: float = 26, color: ManimColor = palette.TEXT, **kwargs) -> None:
         super().__init__(token, font=TOKEN_FONT, font_size=font_size, color=color, **kwargs)
         self.token = token
+        self.turned = False
 
     def turn(self) -> TokenLabel:
         """Rotate a quarter turn (reading upwards), keeping ``font_size`` the size of the letters."""
         before = self.height
         self.rotate(np.pi / 2)
         self.initial_height *= self.height / before
+        self.turned = True
         return self
 
 
@@ -75,29 +80,113 @@ class TokenRow(VGroup):
         """The label of token ``index``."""
         return self.submobjects[index]
 
-    def highlight(self, index: int, color: ManimColor = palette.HEAT_LOW) -> Animation:
+    def highlight(self, index: int, color: ManimColor = palette.HIGHLIGHT) -> Animation:
         """An animation that points at token ``index``."""
         return Indicate(self.get_token(index), color=color, scale_factor=1.15)
 
 
-def stagger(labels: Sequence[Mobject], xs: Sequence[float], y: float, pitch: float, direction: np.ndarray = UP) -> None:
-    """Centre each label on its x, on up to three levels so that neighbours never overlap.
+def baseline(label: Mobject) -> float:
+    """The y of the line ``label``'s letters sit on (its bottom, less any descender).
 
-    Labels wider than ``pitch`` (the distance between two x's) take turns between
-    levels; when three are not enough, every label is turned a quarter. ``y`` is the
-    edge nearest the data; levels grow in ``direction`` (UP or DOWN).
+    A Text's glyphs follow its characters (spaces left out); glyphs that sit on the line are
+    all but descenders and raised marks. Without such a glyph, the bottom stands in.
     """
-    levels = _levels(labels, pitch)
-    if levels > 3:
+    chars = "".join(getattr(label, "text", "").split())
+    if len(chars) != len(label.submobjects) or getattr(label, "turned", False):
+        return float(label.get_bottom()[1])
+    sitting = [g.get_bottom()[1] for c, g in zip(chars, label.submobjects, strict=True) if c not in OFF_LINE]
+    return float(min(sitting)) if sitting else float(label.get_bottom()[1])
+
+
+#: characters that do not sit on the baseline (descenders, raised marks)
+OFF_LINE = set("gjpqyQ,;_()[]{}|/@$'\"`^*~°")
+
+
+def stagger(
+    labels: Sequence[Mobject],
+    xs: Sequence[float],
+    y: float,
+    pitch: float,
+    direction: np.ndarray = UP,
+    room: float | None = None,
+) -> None:
+    """Set a row of labels on one line, each centred on its x; never on staggered levels.
+
+    The labels share one baseline at ``y`` (the edge nearest the data, levels growing in
+    ``direction``, UP or DOWN) when they fit side by side in ``pitch`` (the distance between
+    two x's). When they do not: turn them a quarter (reading upwards; a label narrow enough to
+    stand upright, such as "I", stays upright: turned it would read as a dash), all starting level
+    at the data's edge, then shrink them (not below :data:`MIN_FONT_SIZE`), then abbreviate any
+    longer than ``room`` with an ellipsis.
+    (The name is the old one, kept for the scenes that call it.)
+    """
+    labels = list(labels)
+    if not _fits(labels, pitch):
         for mob in labels:
-            mob.turn()
-        levels = _levels(labels, pitch)
-    step = max((m.height for m in labels), default=0.0) + 0.06
-    for j, (mob, x) in enumerate(zip(labels, xs, strict=True)):
-        mob.move_to(np.array([x, y, 0.0]) + direction * step * (j % levels), aligned_edge=-direction)
+            if mob.width + LABEL_GAP > pitch:
+                mob.turn()
+        _shrink(labels, pitch)
+        if room is not None:
+            for mob in labels:
+                _abbreviate(mob, room)
+    _set_on_line(labels, xs, y, direction)
+    row = next(_rows)
+    for mob in labels:
+        mob.label_row = row  # the layout check finds the rows by it (scenes.probe.label_row_problems)
+
+
+LABEL_GAP = 0.08  # least space between neighbouring labels of a row
+_rows = itertools.count()
+
+
+def _fits(labels: Sequence[Mobject], pitch: float) -> bool:
+    """Whether neighbours centred ``pitch`` apart keep at least :data:`LABEL_GAP` between them."""
+    widths = [m.width for m in labels]
+    return all((a + b) / 2 + LABEL_GAP <= pitch for a, b in zip(widths, widths[1:], strict=False))
+
+
+def _widest(labels: Sequence[Mobject]) -> float:
+    return max((m.width for m in labels), default=0.0)
+
+
+def _shrink(labels: list[Mobject], pitch: float) -> None:
+    """Scale turned labels so their thickness fits ``pitch``, never below the minimum size."""
+    widest = _widest(labels)
+    if widest + LABEL_GAP <= pitch:
+        return
+    size = min((m.font_size for m in labels), default=MIN_FONT_SIZE)
+    factor = max((pitch - LABEL_GAP) / widest, MIN_FONT_SIZE / size)
+    for mob in labels:
+        mob.scale(min(1.0, factor))
+
+
+def _abbreviate(label: Mobject, room: float) -> None:
+    """Cut a turned token to fit ``room`` along its reading direction, ending it with an ellipsis."""
+    if not isinstance(label, TokenLabel) or label.height <= room:
+        return
+    token, size = label.token, label.font_size
+    for keep in range(len(token) - 1, 0, -1):
+        short = TokenLabel(token[:keep] + "…", font_size=size, color=label.get_color()).turn()
+        if short.height <= room or keep == 1:
+            label.become(short)
+            label.token = token  # the token it stands for
+            return
+
+
+def _set_on_line(labels: list[Mobject], xs: Sequence[float], y: float, direction: np.ndarray) -> None:
+    """Centre each label on its x; upright ones on one baseline, turned ones from one edge."""
+    for mob, x in zip(labels, xs, strict=True):
         mob.set_x(x)
-
-
-def _levels(labels: Sequence[Mobject], pitch: float) -> int:
-    widest = max((m.width for m in labels), default=0.0)
-    return max(1, int(np.ceil((widest + 0.05) / max(pitch, 1e-6))))
+    if not labels:
+        return
+    if any(getattr(m, "turned", False) for m in labels):
+        for mob in labels:
+            mob.move_to(np.array([mob.get_x(), y, 0.0]), aligned_edge=-direction)
+        return
+    lines = [baseline(m) for m in labels]
+    if direction[1] > 0:  # above the data: the deepest descender clears it
+        line = y + max(line - m.get_bottom()[1] for line, m in zip(lines, labels, strict=True))
+    else:  # below: the tallest letter clears it
+        line = y - max(m.get_top()[1] - line for line, m in zip(lines, labels, strict=True))
+    for mob, old in zip(labels, lines, strict=True):
+        mob.shift((line - old) * UP)
