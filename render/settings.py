@@ -159,7 +159,9 @@ def lesson_examples(paths: list[Path]) -> list[Path]:
     for path in paths:
         found = sorted(path.glob("*.toml")) if path.is_dir() else [path]
         if not found:
-            raise UsageError(f"--example {path}: the folder has no .toml example files")
+            raise UsageError(
+                f"{path}: a directory with no .toml example files (--example takes a file or a folder of them)"
+            )
         files += found
     stems = [file.stem for file in files]
     if twice := sorted({stem for stem in stems if stems.count(stem) > 1}):

@@ -38,6 +38,7 @@ from scenes.kit import (
     notation,
     palette,
 )
+from scenes.kit.layout import GAP, SUBTITLE_TOP, TOP, caption_band
 from scenes.kit.numbers import fmt, places_for
 
 BASELINE_Y = -2.6  # where the softmax bars of CompareScaling stand
@@ -110,7 +111,8 @@ class WorkCatSat(LessonScene):
         q_target = LabelledMatrix(cs.Q, row_labels=tokens, name="Q", color=palette.QUERY, font_size=28)
         k_target = LabelledMatrix(cs.K, row_labels=tokens, name="K", color=palette.KEY, font_size=28)
         pair = VGroup(q_target, k_target).arrange(DOWN, buff=0.5)
-        pair.scale(min(1.0, 6.0 / pair.height)).to_edge(LEFT, buff=0.6).shift(DOWN * 0.4)
+        pair.scale(min(1.0, (TOP - SUBTITLE_TOP - GAP) / pair.height)).to_edge(LEFT, buff=0.6)
+        pair.set_y((TOP + SUBTITLE_TOP + GAP) / 2)  # centred in the content area, clear of the subtitle band
         self.play(
             FadeOut(VGroup(e_mat, rule, v_mat)),
             ReplacementTransform(q_mat, q_target),
@@ -255,6 +257,7 @@ class CompareScaling(LessonScene):
             self.chart(sd.softmax_raw, f"softmax({vector_text(sd.raw)})", "saturated: almost all on k₁", -3.3),
             self.chart(sd.softmax_scaled, f"softmax({vector_text(sd.scaled)})", "balanced: k₂ keeps a share", 3.3),
         ]
+        caption_band(VGroup(*charts))  # both charts together, their verdicts just above the subtitle band
         self.narrate("Softmax of the raw scores piles nearly everything onto one key: saturated, tiny gradients.")
         self.show_chart(charts[0])
         self.narrate("Softmax of the scaled scores stays balanced: both keys keep a say, and gradients keep flowing.")

@@ -36,7 +36,7 @@ from scenes.kit import (
     number,
     palette,
 )
-from scenes.kit.layout import below_title, caption_band
+from scenes.kit.layout import GAP, SUBTITLE_TOP, below_title, caption_band
 from scenes.kit.meaning_map import MeaningMap, cluster_color
 from scenes.kit.numbers import fmt
 
@@ -93,7 +93,11 @@ class ShiftMeaning(LessonScene):
         ss = self.values.semantic_shift
         word = ss.cases[0].word
         title = self.show_title(f"The shift: {word} moves")
-        meaning = below_title(meaning_map(ss, width=8.3, height=5.0)).to_edge(LEFT, buff=0.3)
+        # the map fills the left of the content area below the sentences' rows (tokens and weights)
+        top = min(VGroup(*self.sentence(case, title)).get_bottom()[1] for case in ss.cases) - 0.3
+        meaning = meaning_map(ss, width=8.3, height=5.0)
+        meaning.scale(min(1.0, (top - SUBTITLE_TOP - GAP) / meaning.height))
+        meaning.next_to(top * UP, DOWN, buff=0).to_edge(LEFT, buff=0.3)
         self.add(meaning)
         mark = meaning.mark(word, palette.TEXT, at=ss.cases[0].before)
         self.narrate(f"Now let attention move '{word}'. Its sentence decides where it goes.")

@@ -195,8 +195,6 @@ class TrackShapes(LessonScene):
             rf"T = {T} \text{{ tokens}},\quad d_{{model}} = {d_model},\quad d_k = {d_k},\quad d_v = {d_v}", size=READOUT
         )
         sizes.scale(0.8).next_to(title, DOWN, buff=0.3)
-        self.narrate("Let us follow the shapes, with the worked example's sizes.")
-        self.play(FadeIn(sizes))
 
         products = (
             (
@@ -224,19 +222,23 @@ class TrackShapes(LessonScene):
                 "The weights times the values: one output row of size d v per token.",
             ),
         )
-        rows = VGroup(*(self.product_row(*p[:5]) for p in products)).arrange(DOWN, buff=0.3)
-        rows.next_to(sizes, DOWN, buff=0.3)
-        for rule, blocks in rows:
-            rule.to_edge(LEFT, buff=0.7), blocks.to_edge(RIGHT, buff=0.9)
-        for row, (*_, line) in zip(rows, products, strict=True):
-            self.narrate(line)
-            self.play(Write(row[0]))
-            self.play(LaggedStart(*(FadeIn(part) for part in row[1]), lag_ratio=0.4), run_time=1.5)
-            self.wait(1.8)
-
         batch = formula(r"\text{a batch of } B \text{ sequences: } B \times T \times d_v", size=FORMULA)
         batch_sizes = formula(rf"= B \times {T} \times {d_v}", size=FORMULA, color=palette.MUTED)
         caption_band(VGroup(batch, batch_sizes).arrange(RIGHT))
+        rows = VGroup(*(self.product_row(*p[:5]) for p in products)).arrange(DOWN, buff=0.3)
+        room = sizes.get_bottom()[1] - batch.get_top()[1] - 2 * 0.3  # between the sizes line and the batch line
+        rows.scale(min(1.0, room / rows.height)).next_to(sizes, DOWN, buff=0.3)
+        for rule, blocks in rows:
+            rule.to_edge(LEFT, buff=0.7), blocks.to_edge(RIGHT, buff=0.9)
+        self.narrate("Let us follow the shapes, with the worked example's sizes.")
+        self.play(FadeIn(sizes), Write(rows[0][0]))  # the opening frame: the sizes and the first product
+        for i, (row, (*_, line)) in enumerate(zip(rows, products, strict=True)):
+            self.narrate(line)
+            if i:
+                self.play(Write(row[0]))
+            self.play(LaggedStart(*(FadeIn(part) for part in row[1]), lag_ratio=0.4), run_time=1.5)
+            self.wait(1.8)
+
         self.narrate("For a batch of B sentences, the output is B by T by d v.")
         self.play(Write(batch), FadeIn(batch_sizes))
         self.wait(3)

@@ -42,6 +42,7 @@ from scenes.kit import (
     notation,
     palette,
 )
+from scenes.kit.layout import caption_band
 from scenes.kit.meaning_map import WordMark, cluster_color, place_label
 from scenes.kit.numbers import fmt
 
@@ -173,20 +174,34 @@ class ReadRealAttention(LessonScene):
         self.play(Create(frame))
         real = pieces_heatmap(sentence.attention[layer, head], sentence.pieces, cell=0.62)
         toy = pieces_heatmap(we.heads[0].weights, we.tokens, cell=0.62)
-        VGroup(toy, real).arrange(RIGHT, buff=1.4, aligned_edge=DOWN).next_to(keep[1], DOWN, buff=0.6)
+        # the heatmaps' labels repeat the pieces and the heading names the model: the lines above make way
+        weight = caption_band(self.focus_line(rm, sentence))
+        VGroup(toy, real).arrange(RIGHT, buff=1.4, aligned_edge=DOWN).next_to(weight, UP, buff=0.35)
         names = VGroup(
             caption("toy example, head 1", 20, palette.MUTED).next_to(VGroup(toy.cells, toy.col_labels), UP, buff=0.15),
             caption(f"{rm.model.split('/')[-1]}, layer {layer + 1}, head {head + 1}", 20, palette.MUTED).next_to(
                 VGroup(real.cells, real.col_labels), UP, buff=0.15
             ),
         )
-        self.play(FadeOut(grid), ReplacementTransform(frame, real.cells), run_time=1.2)
+        self.play(FadeOut(grid), FadeOut(keep), ReplacementTransform(frame, real.cells), run_time=1.2)
         self.play(FadeIn(real.get_labels()), FadeIn(real.get_digits()), FadeIn(names[1]))
         self.narrate("Beside it, head 1 of our toy example: same idea, rows are queries and each row adds up to 1.")
         self.play(FadeIn(toy), FadeIn(names[0]))
-        self.point_at_focus(rm, we, sentence, toy, real)
+        self.point_at_focus(rm, we, sentence, toy, real, weight)
 
-    def point_at_focus(self, rm: dict, we: dict, sentence: dict, toy: Heatmap, real: Heatmap) -> None:
+    @staticmethod
+    def focus_line(rm: dict, sentence: dict) -> Text:
+        """How much of its attention the focus word gives its strongest piece, in the featured head."""
+        strongest = sentence.featured_strongest
+        return Text(
+            f"“{rm.focus}” gives {fmt(sentence.featured_row[strongest])} of its attention "
+            f"to “{sentence.pieces[strongest]}”",
+            font=TOKEN_FONT,
+            font_size=22,
+            color=palette.QUERY,
+        )
+
+    def point_at_focus(self, rm: dict, we: dict, sentence: dict, toy: Heatmap, real: Heatmap, weight: Text) -> None:
         focus = sentence.focus_pieces[0]
         strongest = sentence.featured_strongest
         toy_row = we.tokens.index(next(t for t in we.tokens if t.lower() == rm.focus.lower()))
@@ -194,13 +209,6 @@ class ReadRealAttention(LessonScene):
             SurroundingRectangle(toy.get_row(toy_row), color=palette.QUERY, buff=0.03),
             SurroundingRectangle(real.get_row(focus), color=palette.QUERY, buff=0.03),
         )
-        weight = Text(
-            f"“{rm.focus}” gives {fmt(sentence.featured_row[strongest])} of its attention "
-            f"to “{sentence.pieces[strongest]}”",
-            font=TOKEN_FONT,
-            font_size=22,
-            color=palette.QUERY,
-        ).next_to(VGroup(toy, real), DOWN, buff=0.35)
         self.narrate(f"The row of “{rm.focus}”, in both: in the real head it looks at “{sentence.pieces[strongest]}”.")
         self.play(Create(frames), FadeIn(weight))
         self.narrate(

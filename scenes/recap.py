@@ -17,7 +17,11 @@ from manim import (
 )
 
 from scenes.kit import BODY, CAPTION, LEAD, PROMINENT, SERIF, TITLE, LessonScene, caption, formula, notation, palette
+from scenes.kit.layout import GAP, SUBTITLE_TOP
 from scenes.kit.numbers import fmt, fmt_int
+
+ROW_GAP = 0.42  # between the steps' rows, when the frame has room
+BOX_BUFF = 0.15  # between the rows and the box drawn round them
 
 
 def shape(*dims: int) -> str:
@@ -61,12 +65,15 @@ class RecapSteps(LessonScene):
             ),
         ]
         rows = VGroup(*(self.step_row(i, name, rule, size) for i, (name, rule, size, _) in enumerate(steps)))
-        rows.arrange(DOWN, buff=0.42, aligned_edge=LEFT).next_to(legend, DOWN, buff=0.5)
+        rows.arrange(DOWN, buff=ROW_GAP, aligned_edge=LEFT).next_to(legend, DOWN, buff=0.5)
+        if (overflow := SUBTITLE_TOP + GAP + BOX_BUFF - rows.get_bottom()[1]) > 0:  # the box clear of the subtitles
+            gap = ROW_GAP - overflow / (len(rows) - 1)
+            rows.arrange(DOWN, buff=gap, aligned_edge=LEFT).next_to(legend, DOWN, buff=0.5)
         self.align_columns(rows)
         for row, (*_, line) in zip(rows, steps, strict=True):
             self.narrate(line)
             self.play(FadeIn(row, shift=0.2 * RIGHT), run_time=0.8)
-        box = SurroundingRectangle(rows, color=palette.MUTED, buff=0.15)
+        box = SurroundingRectangle(rows, color=palette.MUTED, buff=BOX_BUFF)
         self.narrate("Softmax of Q K transposed over root d k, times V: that is the whole layer.")
         self.play(Create(box), run_time=0.8)
 

@@ -68,9 +68,6 @@ class ExplodeDotProducts(LessonScene):
         demo = self.values.variance_demo
         title = self.show_title()
         rule = notation(formula(r"q \cdot k = \sum_{i=1}^{d_k} q_i\, k_i", size=DISPLAY)).next_to(title, DOWN, buff=0.3)
-        self.narrate("A dot product adds up d k products. Give q and k random entries of variance one.")
-        self.play(Write(rule), run_time=1.0)
-
         raw, scaled = demo.variance_raw, demo.variance_scaled
         unit = CHART_HEIGHT / raw.max()
         origin = np.array([-5.2, -2.1, 0])
@@ -81,8 +78,10 @@ class ExplodeDotProducts(LessonScene):
         dims_name = formula("d_k", size=TITLE).next_to(dims, LEFT, buff=0.4)
         axis_name = caption("variance of q·k", CAPTION, palette.MUTED, font=SERIF).next_to(axis, UP, buff=3.9)
         axis_name.align_to(axis, LEFT).align_to(numbers[-1], UP)
+        self.narrate("A dot product adds up d k products. Give q and k random entries of variance one.")
+        self.play(Write(rule), run_time=1.0)
+        self.play(FadeIn(axis), FadeIn(dims), FadeIn(dims_name), FadeIn(axis_name), run_time=0.8)  # the empty chart
         self.narrate(f"Over {fmt_int(demo.samples)} random pairs, the variance of q dot k grows like d k itself.")
-        self.play(FadeIn(axis), FadeIn(dims), FadeIn(dims_name), FadeIn(axis_name), run_time=0.8)
         self.play(
             LaggedStart(*(GrowFromEdge(b, DOWN) for b in bars), lag_ratio=0.3),
             LaggedStart(*(FadeIn(n) for n in numbers), lag_ratio=0.3),
@@ -138,7 +137,7 @@ class SaturateSoftmax(LessonScene):
         self.narrate("One-hot weights: the gradient is zero, and the model stops learning.")
         self.play(FadeIn(SurroundingRectangle(gauge, color=palette.HEAT_HIGH, buff=0.15)), run_time=0.8)
         fix = formula(r"\text{The fix: } \frac{QK^T}{\sqrt{d_k}}", size=DISPLAY)
-        caption_band(fix)
+        caption_band(fix.match_x(gauge))  # under the gauge, clear of the bars and their labels
         self.narrate("The fix: divide by root d k, so scores stay in the range where softmax still learns.")
         self.play(Write(fix), run_time=1.0)
 

@@ -44,7 +44,7 @@ from scenes.kit import (
     notation,
     palette,
 )
-from scenes.kit.layout import MAX_COLS, MAX_ROWS, below_title, fit_width, matrix_font, token_matrix
+from scenes.kit.layout import MAX_COLS, MAX_ROWS, below_title, fit_content, fit_width, matrix_font, token_matrix
 from scenes.kit.numbers import fmt, places_for
 
 
@@ -74,7 +74,9 @@ class ShowEmbeddings(LessonScene):
         self.play(LaggedStart(*(FadeIn(t, shift=DOWN * 0.2) for t in sentence), lag_ratio=0.2))
         self.wait(0.5)
         matrix = token_matrix(x, tokens, "X", max_cols=8)
-        matrix.move_to(DOWN * 0.4)
+        brace = Brace(matrix.cells, DOWN, color=palette.MUTED)
+        width = formula(rf"d_{{\text{{model}}}} = {we.d_model}", size=TITLE).next_to(brace, DOWN, buff=0.1)
+        fit_content(VGroup(matrix, brace, width))  # X with its width brace, as large as the frame allows
         self.narrate("Stacked one row per token, the embeddings form the input matrix X.")
         self.play(
             ReplacementTransform(sentence, matrix.get_row_labels()),
@@ -83,8 +85,6 @@ class ShowEmbeddings(LessonScene):
             FadeIn(matrix.ellipses),
         )
         self.play(matrix.fill_in(run_time=1.5))
-        brace = Brace(matrix.cells, DOWN, color=palette.MUTED)
-        width = formula(rf"d_{{\text{{model}}}} = {we.d_model}", size=TITLE).next_to(brace, DOWN, buff=0.1)
         self.narrate(f"Every row has d_model = {we.d_model} numbers: the width of the model.")
         self.play(FadeIn(brace), Write(width))
         frame = matrix.row_frame(0)
@@ -174,9 +174,10 @@ class IntroduceProjections(LessonScene):
             "W_k makes keys: what each token offers to be found by.",
             "W_v makes values: what each token passes on when it is chosen.",
         )
+        self.play(*(FadeIn(mat.get_frame()) for mat in mats))  # the opening frame: the three empty matrices
         for mat, note, text in zip(mats, notes, say, strict=True):
             self.narrate(text)
-            self.play(FadeIn(mat.get_frame()), mat.fill_in(run_time=1), FadeIn(note))
+            self.play(mat.fill_in(run_time=1), FadeIn(note))
             self.wait(0.6)
         self.narrate(f"Each is d_model × d_k = {we.d_model} × {we.d_k}: {we.d_model} numbers in, {we.d_k} out.")
         self.play(Write(shape))

@@ -45,10 +45,11 @@ from scenes.kit import (
     formula,
     palette,
 )
-from scenes.kit.layout import MAX_ROWS, below_title, fit_width, token_matrix
+from scenes.kit.layout import GAP, MAX_ROWS, SUBTITLE_TOP, TOP, below_title, caption_band, fit_width, token_matrix
 from scenes.kit.numbers import fmt
 
 MAX_PAIRS = 4  # query-key pairs spelled out one by one before the whole grid
+NOTE_BUFF = 0.15  # between the plane and the note above it
 
 
 class AlignDotProducts(LessonScene):
@@ -58,9 +59,10 @@ class AlignDotProducts(LessonScene):
         we = self.values.worked_example
         head, tokens = we.heads[0], we.tokens
         self.show_title()
-        plane = VectorPlane(self.extent(head), width=6.0, height=5.6).to_edge(LEFT, buff=0.6).shift(DOWN * 0.55)
         note = caption("each key drawn at its true\nangle to the query", SMALL, palette.MUTED)
-        fit_width(note, plane.width).next_to(plane, UP, buff=0.15)
+        side = TOP - (SUBTITLE_TOP + GAP) - note.height - NOTE_BUFF  # the note above, the subtitle band below
+        plane = caption_band(VectorPlane(self.extent(head), width=side, height=side)).to_edge(LEFT, buff=0.6)
+        fit_width(note, plane.width).next_to(plane, UP, buff=NOTE_BUFF)
         query = plane.polar_arrow(head.query_norms[0], 0.0, palette.QUERY)
         q_name = TokenRow([f"q: {tokens[0]}"], font_size=28, color=palette.QUERY).next_to(query.get_end(), DOWN)
         self.narrate(f"A score asks: how well does the query of '{tokens[0]}' line up with each key?")
@@ -204,10 +206,17 @@ class NormalizeScores(LessonScene):
         """Exponentials as bars (their sum shown), then the same bars divided by that sum."""
         width = min(0.7, 5.4 / len(tokens) * 0.75)
         height = 1.6 if len(tokens) <= 6 else 1.0
-        exp = SoftmaxBars(
-            head.exp_scores[i], tokens, total=head.exp_sums[i], height=height, bar_width=width, total_at=UP
-        )
-        exp.next_to(scaled, DOWN, buff=0.35).align_to(scaled, LEFT)
+
+        def exponentials(height: float) -> SoftmaxBars:
+            bars = SoftmaxBars(
+                head.exp_scores[i], tokens, total=head.exp_sums[i], height=height, bar_width=width, total_at=UP
+            )
+            return bars.next_to(scaled, DOWN, buff=0.35).align_to(scaled, LEFT)
+
+        exp = exponentials(height)
+        if (overflow := SUBTITLE_TOP + GAP - exp.get_bottom()[1]) > 0:  # shorter bars, clear of the subtitle band
+            height -= overflow
+            exp = exponentials(height)
         self.narrate("Raise e to each scaled score: every result is positive. Then add them up.")
         self.play(exp.grow(run_time=1.4))
         self.play(FadeIn(exp.get_total()))

@@ -301,7 +301,7 @@ def test_a_folder_of_examples_on_the_cluster(repo, cluster):
     ("examples", "message"),
     [
         (["many/a.toml", "elsewhere/a.toml"], "--example: two files named a.toml would share the subfolder a/"),
-        (["empty"], "--example empty: the folder has no .toml example files"),
+        (["empty"], "empty: a directory with no .toml example files (--example takes a file or a folder of them)"),
     ],
 )
 def test_bad_lists_of_examples_exit_2(repo, examples, message):
