@@ -71,7 +71,7 @@ class ReadGaps(LessonScene):
         sd = self.values.scaling_demo
         self.show_title()
         raw = self.row("as computed", sd.raw, sd.raw_gaps, sd.softmax_raw).shift(UP * 1.2)
-        scaled = self.row(f"÷ √d_k = ÷ {number_text(sd.sqrt_d_k)}", sd.scaled, sd.scaled_gaps, sd.softmax_scaled)
+        scaled = self.row(f"÷ √dₖ = ÷ {number_text(sd.sqrt_d_k)}", sd.scaled, sd.scaled_gaps, sd.softmax_scaled)
         heads = VGroup(
             caption("scores", CAPTION, palette.MUTED),
             caption("gaps below the top", CAPTION, palette.MUTED),
@@ -169,7 +169,7 @@ class SeparateCosine(LessonScene):
         self.play(Write(lines[2]))
         why = VGroup(
             caption("the cosine stays between −1 and 1 in any dimension;", BODY, palette.MUTED),
-            caption("lengths, and so dot products, grow with d_k: hence ÷√d_k", BODY),
+            caption("lengths, and so dot products, grow with dₖ: hence ÷√dₖ", BODY),
         ).arrange(DOWN, buff=0.15)
         notation(why[0])
         fit_width(why, 12).next_to(lines, DOWN, buff=0.6)

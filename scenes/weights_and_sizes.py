@@ -46,7 +46,7 @@ class ShareProjection(LessonScene):
         learned = VGroup(
             caption("its entries start as random numbers", BODY, palette.MUTED),
             caption("and are tuned by backpropagation, with W_k and W_v:", BODY, palette.MUTED),
-            caption("the gradients that ÷√d_k keeps alive flow into them", BODY),
+            caption("the gradients that ÷√dₖ keeps alive flow into them", BODY),
         ).arrange(DOWN, buff=0.15)
         caption_band(fit_width(learned, 12))
         self.narrate(
@@ -97,7 +97,11 @@ class CompareSizes(LessonScene):
     def every_head_reads_all(self, model: ModelSize, table: VGroup) -> None:
         """Each head's W_q is d_model × d_k: it reads the whole embedding; the outputs concatenate back."""
         lines = VGroup(
-            caption(f"each head's W_q is {model.d_model} × {model.d_k}: it reads all {model.d_model} numbers", BODY),
+            caption(
+                f"each head's W<sub>q</sub> is {model.d_model} × {model.d_k}: it reads all {model.d_model} numbers",
+                BODY,
+                markup=True,
+            ),
             caption(f"{model.heads} heads × {model.d_k} numbers = {model.d_model}: only the outputs are split", BODY),
         ).arrange(DOWN, buff=0.2)
         fit_width(lines, 12.5).next_to(table, DOWN, buff=0.6)

@@ -25,6 +25,7 @@ from manim import (
     SurroundingRectangle,
     Transform,
     Wait,
+    config,
 )
 
 from . import palette
@@ -69,4 +70,8 @@ def highlight(focus: Sequence[Mobject], seconds: float) -> Animation:
     """A light that travels around ``focus`` for ``seconds``: once every :data:`LAP` seconds or so."""
     frame = SurroundingRectangle(Group(*focus), buff=0.12, color=palette.MUTED, stroke_width=HIGHLIGHT_WIDTH)
     laps = max(1, round(seconds / LAP))
-    return Succession(*(ShowPassingFlash(frame.copy(), time_width=TRAIL) for _ in range(laps)), run_time=seconds)
+    # the light has gone by the last frame (a flash's last frame keeps a sliver, and thumbnails are last frames)
+    dark = min(1 / config.frame_rate, seconds / 2)
+    lap = (seconds - dark) / laps
+    flashes = [ShowPassingFlash(frame.copy(), time_width=TRAIL, run_time=lap) for _ in range(laps)]
+    return Succession(*flashes, Wait(run_time=dark))
