@@ -66,7 +66,7 @@ model-data: setup $(MODEL_STAMP)
 
 model-check: setup $(MODEL_STAMP)
 	$(PY) -m attention_math.extract_model --check
-	REQUIRE_MODEL=1 $(PY) -m pytest -q tests/test_real_model.py
+	REQUIRE_MODEL=1 $(PY) -m pytest -q tests/math/test_real_model.py
 
 # ROWS=8,10 runs some rows, SCENES="scale-softmax dot-products" some scenes (rows 8-10 are 1080p60; the whole
 # lesson's row 9 takes 15 minutes or more)

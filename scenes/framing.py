@@ -1,7 +1,7 @@
 """What the frames of a probed scene show: the layout grid, the first frame and the still stretches.
 
 ``scenes.probe`` calls :func:`before` and :func:`after` around every step and keeps a
-:class:`Frame` on each snapshot; the checks below read them (tests/test_framing.py runs them
+:class:`Frame` on each snapshot; the checks below read them (tests/scenes/test_scenes.py runs them
 for every scene, without rendering).
 """
 

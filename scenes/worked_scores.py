@@ -50,6 +50,7 @@ from scenes.kit.numbers import fmt
 
 MAX_PAIRS = 4  # query-key pairs spelled out one by one before the whole grid
 NOTE_BUFF = 0.15  # between the plane and the note above it
+MIN_BAR_HEIGHT = 0.8  # shorter, and the bars' scale and value labels collide
 
 
 class AlignDotProducts(LessonScene):
@@ -215,7 +216,7 @@ class NormalizeScores(LessonScene):
 
         exp = exponentials(height)
         if (overflow := SUBTITLE_TOP + GAP - exp.get_bottom()[1]) > 0:  # shorter bars, clear of the subtitle band
-            height -= overflow
+            height = max(height - overflow, MIN_BAR_HEIGHT)
             exp = exponentials(height)
         self.narrate("Raise e to each scaled score: every result is positive. Then add them up.")
         self.play(exp.grow(run_time=1.4))

@@ -89,7 +89,7 @@ def render(
 ) -> subprocess.CompletedProcess:
     """``python render.py --quality low --output OUTPUT --voice VOICE ARGS`` in ``repo``, to its end.
 
-    Silent by default: these tests are about rendering; tests/test_narration.py renders with the voice.
+    Silent by default: these tests are about rendering; tests/render/test_narration.py renders with the voice.
     """
     command = [sys.executable, *python, "render.py", "--quality", "low", "--output", output, "--voice", voice, *args]
     return subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=300)

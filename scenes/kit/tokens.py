@@ -169,6 +169,7 @@ def _abbreviate(label: Mobject, room: float) -> None:
         short = TokenLabel(token[:keep] + "…", font_size=size, color=label.get_color()).turn()
         if short.height <= room or keep == 1:
             label.become(short)
+            label.initial_height, label.text = short.initial_height, short.text  # what is drawn now, and its size
             label.token = token  # the token it stands for
             return
 

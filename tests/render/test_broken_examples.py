@@ -1,4 +1,4 @@
-"""Every broken example file of tests/test_example_errors.py, through render.py: exit 2, the key path named,
+"""Every broken example file of tests/math/test_example_errors.py, through render.py: exit 2, the key path named,
 no traceback, and the output folder rendered earlier stays byte-identical."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import GOOD, render, tree_digest
-from tests.test_example_errors import CASES, UNUSABLE
+from tests.math.test_example_errors import CASES, UNUSABLE
 
 
 def test_the_table_covers_every_section():

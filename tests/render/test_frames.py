@@ -1,7 +1,7 @@
 """The frames of a small real lesson: first frames, thumbnails and slide posters show content; no long stills.
 
 Reads the session's rendered lesson (two real scenes with slides, tests/conftest.py); every scene is also
-checked without rendering in tests/test_scenes.py (scenes.framing).
+checked without rendering in tests/scenes/test_scenes.py (scenes.framing).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import pytest
 
 from attention_math import DEFAULT_EXAMPLE, compute, load_example
 from attention_math.__main__ import main
-from tests.test_errata import ERRATA, seed_text, sources, squeeze, table_rows  # noqa: F401 (sources: a fixture)
+from tests.math.test_errata import ERRATA, seed_text, sources, squeeze, table_rows  # noqa: F401 (sources: a fixture)
 
 VALUES = compute(load_example())
 WE = VALUES.worked_example

@@ -17,6 +17,7 @@ import pytest
 from manim import tempconfig
 
 from attention_math import DEFAULT_EXAMPLE, ExampleError, load_example
+from attention_math.example import ROOT
 from scenes.lesson import LESSON
 from scenes.probe import probe
 from tests.conftest import copy_repo, render
@@ -144,7 +145,7 @@ def test_no_token_reaches_tex(played):
 
 def test_a_real_render_keeps_tokens_out_of_tex_and_runs_nothing(example, tmp_path):
     """``manim -s`` (the last frame, every mobject built for real) of a scene that shows the tokens."""
-    media, root = tmp_path / "media", Path(__file__).parent.parent
+    media, root = tmp_path / "media", ROOT
     entry = next(e for e in LESSON if e.id == "input-embeddings")
     command = [sys.executable, "-m", "manim", "render", "-s", "-ql", "--disable_caching", "--progress_bar", "none",
                "--media_dir", str(media), entry.file, entry.cls]  # fmt: skip
