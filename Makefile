@@ -45,8 +45,9 @@ $(STAMP): requirements.txt pyproject.toml
 render: setup
 	$(PY) render.py
 
+# One worker per core; tests that share a render stay in one worker (tests/conftest.py groups them).
 test: lint
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadgroup
 
 lint: setup
 	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check . && $(VENV)/bin/mypy

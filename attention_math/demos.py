@@ -12,6 +12,7 @@ from .types import (
     Array,
     CatSat,
     Complexity,
+    InitialProjection,
     RnnDecay,
     SaturationDemo,
     ScalingDemo,
@@ -163,6 +164,13 @@ def alignment(query: Array, key: Array, *, query_token: int, key_token: int) -> 
         orthogonal=0.0,
         opposite=-norms,
     )
+
+
+def initial_projection(X: Array, d_k: int, seed: int = 0) -> InitialProjection:  # noqa: N803
+    """A W_q drawn as training starts it (Glorot uniform, seeded: the same for the same example)."""
+    limit = float(np.sqrt(6.0 / (X.shape[1] + d_k)))
+    W_q = np.random.default_rng(seed).uniform(-limit, limit, size=(X.shape[1], d_k))  # noqa: N806
+    return InitialProjection(W_q=W_q, Q=X @ W_q, limit=limit)
 
 
 def dot_with_turned_key(alignment: Alignment, key_angle: float) -> float:

@@ -139,6 +139,15 @@ class Permutation:
 
 
 @dataclass(frozen=True)
+class InitialProjection:
+    """A W_q as training starts: Glorot-uniform random entries in [-limit, limit], and the queries it makes."""
+
+    W_q: Array
+    Q: Array  # X · W_q
+    limit: float  # √(6 / (d_model + d_k))
+
+
+@dataclass(frozen=True)
 class Variants:
     """Head 1 of the worked example masked, across two sentences, and on shuffled tokens."""
 
@@ -164,6 +173,7 @@ class WorkedExample:
     d_v: int
     alignment: Alignment  # the first query against the drawable key it matches best (head 1)
     variants: Variants  # head 1 masked, across two sequences, on shuffled tokens
+    initial: InitialProjection  # a random W_q as a real model's training would start it
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Legibility checks on what the probe saw: glyphs tall enough at 480p, label rows on one line.
+"""Legibility checks on what the probe saw: glyphs tall enough at 480p, label rows on one line,
+no subscript spelt as code (``d_k``) in plain text.
 
 The probe (``scenes.probe``) calls :func:`measure` on every visible text after every step, and
 ``layout_problems`` adds :func:`legibility_problems` to its own. The measures are taken from
@@ -12,13 +13,14 @@ whose glyphs cannot be told apart), from its font size and the family's measured
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from manim import DecimalNumber, MarkupText, Mobject, SingleStringMathTex
+from manim import DecimalNumber, MarkupText, Mobject, SingleStringMathTex, Text
 
 MIN_GLYPH_PX = 10.0  # least cap height, in pixels at 480p
 PX_PER_UNIT = 480 / 8.0  # a 480p frame is 480 px for manim's 8 units of frame height
@@ -28,6 +30,7 @@ DESCEND = set("gjpqyQJ,;_()[]{}|/@$")
 # cap height per unit of font size, in scene units (measured: Text "H" at size 100 is 1.01 tall,
 # TeX "0" at size 100 is 0.714 tall)
 CAP_PER_SIZE = {"text": 0.0101, "tex": 0.00714}
+CODE_SUBSCRIPT = re.compile(r"[A-Za-z]_[A-Za-z0-9{]")  # "d_k", "W_q", "d_model"
 
 
 @dataclass
@@ -40,6 +43,7 @@ class Measure:
     line: float  # upright: y of the baseline; turned: unused
     bottom: float
     top: float
+    code: bool = False  # plain text spelling a subscript as code ("d_k"): the screen shows dₖ or W<sub>q</sub>
 
 
 def _glyph_chars(m: Mobject) -> str:
@@ -84,6 +88,7 @@ def measure(m: Mobject) -> Measure:
         line=_baseline(m, chars),
         bottom=float(m.get_bottom()[1]),
         top=float(m.get_top()[1]),
+        code=isinstance(m, Text | MarkupText) and bool(CODE_SUBSCRIPT.search(str(getattr(m, "text", "")))),
     )
 
 
@@ -96,7 +101,7 @@ def _row_problem(texts: list[str], measures: list[Measure]) -> str | None:
 
 
 def legibility_problems(snapshots: Iterable[Any]) -> list[str]:
-    """Glyphs below :data:`MIN_GLYPH_PX` and label rows off one line, after every step."""
+    """Glyphs below :data:`MIN_GLYPH_PX`, label rows off one line and code subscripts, after every step."""
     problems = []
     for snap in snapshots:
         where = f"after {snap.call} #{snap.step}"
@@ -106,6 +111,8 @@ def legibility_problems(snapshots: Iterable[Any]) -> list[str]:
                 continue
             if s.measure.glyph_px is not None and s.measure.glyph_px < MIN_GLYPH_PX - 0.05:
                 problems.append(f"{where}: {s.text!r} glyphs {s.measure.glyph_px:.1f} px < {MIN_GLYPH_PX:g} at 480p")
+            if s.measure.code:
+                problems.append(f"{where}: {s.text!r} spells a subscript as code (write dₖ or W<sub>q</sub>)")
             if s.measure.row is not None:
                 rows[s.measure.row].append(s)
         for row in rows.values():

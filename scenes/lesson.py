@@ -97,7 +97,7 @@ LESSON: list[Entry] = [
     *_chapter(
         "The worked example",
         "scenes/weights_and_sizes.py",
-        ("shared-projection", "One learned W_q for every token", "ShareProjection", WE),
+        ("shared-projection", "One learned query matrix for every token", "ShareProjection", WE),
     ),
     *_chapter(
         "The worked example",
@@ -133,13 +133,13 @@ LESSON: list[Entry] = [
         ("takeaways", "Key takeaways", "SummarizeTakeaways", ()),
     ),
     *_chapter(
-        "Why divide by the square root of d_k",
+        "Why divide by √dₖ",
         "scenes/scaling.py",
         ("variance-explodes", "Dot products explode with dimension", "ExplodeDotProducts", ("variance_demo",)),
         ("softmax-saturation", "Saturated softmax, vanishing gradient", "SaturateSoftmax", ("saturation_demo",)),
     ),
     *_chapter(
-        "Why divide by the square root of d_k",
+        "Why divide by √dₖ",
         "scenes/score_details.py",
         ("vanishing-not-exploding", "Vanishing, not exploding", "CorrectGradientClaim", ("saturation_demo",)),
     ),
@@ -181,7 +181,7 @@ LESSON: list[Entry] = [
     *_chapter(
         "A real transformer",
         "scenes/weights_and_sizes.py",
-        ("real-sizes", "Real sizes: d_model, heads and d_k", "CompareSizes", ("real_model", "worked_example")),
+        ("real-sizes", "Real sizes: model width, heads and dₖ", "CompareSizes", ("real_model", "worked_example")),
     ),
 ]
 

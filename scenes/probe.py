@@ -13,11 +13,14 @@ unknown scene)::
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import difflib
+import functools
 import importlib.util
 import os
 import re
+import shutil
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -137,12 +140,22 @@ def load_scene_class(entry: Entry) -> type:
     return getattr(module, entry.cls)
 
 
+@functools.cache
+def _tex_cache() -> str:
+    """One TeX cache for every probe of this process (a formula compiles once); its own, so parallel
+    test workers never read each other's half-written SVGs."""
+    folder = tempfile.mkdtemp(prefix="probe-tex-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
 def dry_run_config(media: str) -> dict:
     """manim settings that play a scene without drawing or writing a video (its .srt goes to ``media``)."""
     return {
         "dry_run": True,
         "disable_caching": True,
         "media_dir": media,
+        "tex_dir": _tex_cache(),
         "output_file": str(Path(media) / "probe"),  # narrate() writes its .srt beside it
         "verbosity": "ERROR",
         "progress_bar": "none",

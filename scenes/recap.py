@@ -128,9 +128,9 @@ QUIZ = [
         "Order T squared times d: every pair of tokens, each compared with a d-long dot product.",
     ),
     (
-        "Why do we divide the dot products by √d_k?",
+        "Why do we divide the dot products by √dₖ?",
         "In high dimensions dot products grow large,\nsoftmax saturates and its gradients vanish.\n"
-        "Dividing by √d_k keeps their variance near one: training keeps learning.",
+        "Dividing by √dₖ keeps their variance near one: training keeps learning.",
         "Large dot products saturate softmax and kill its gradients; dividing by root d k keeps them in range.",
     ),
     (

@@ -3,14 +3,27 @@
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, LaggedStart, SurroundingRectangle, VGroup, Write
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Create,
+    FadeIn,
+    FadeOut,
+    FadeTransform,
+    SurroundingRectangle,
+    VGroup,
+    Write,
+)
 
 from attention_math.types import ModelSize
 from scenes.kit import (
     BODY,
-    CAPTION,
     LEAD,
     SMALL,
+    TITLE,
     LabelledMatrix,
     LessonScene,
     caption,
@@ -18,23 +31,28 @@ from scenes.kit import (
     notation,
     palette,
 )
-from scenes.kit.layout import below_title, caption_band, fit_width
+from scenes.kit.layout import caption_band, fit_content, fit_width
 from scenes.kit.numbers import fmt
 
 
 class ShareProjection(LessonScene):
-    """The same W_q turns every row of X into its query; its entries are learned, not chosen per word."""
+    """The same W_q turns every row of X into its query; its entries start random and are learned."""
 
     def construct(self) -> None:
         we = self.values.worked_example
         head, tokens = we.heads[0], we.tokens
         self.show_title()
-        x = LabelledMatrix(we.X, row_labels=tokens, name="X", font_size=28)
-        w = LabelledMatrix(head.W_q, name="W_q", color=palette.QUERY, font_size=28)
-        q = LabelledMatrix(head.Q, name="Q", color=palette.QUERY, font_size=28)
+        x = LabelledMatrix(we.X, row_labels=tokens, name="X", font_size=36)
+        w, random_w = (
+            LabelledMatrix(m, name="W_q", color=palette.QUERY, font_size=36) for m in (head.W_q, we.initial.W_q)
+        )
+        q, random_q = (LabelledMatrix(m, name="Q", color=palette.QUERY, font_size=36) for m in (head.Q, we.initial.Q))
         times, equals = formula(r"\times", size=LEAD), formula("=", size=LEAD)
-        row = VGroup(x, times, w, equals, q).arrange(RIGHT, buff=0.4)
-        fit_width(below_title(row), 12.5)
+        # laid out for the wider random matrices; the learned ones stand in their places
+        fit_content(VGroup(x, times, random_w, equals, random_q).arrange(RIGHT, buff=0.45), bottom=-0.9)
+        for learned, spot in ((w, random_w), (q, random_q)):
+            learned.scale_to_fit_height(spot.height).move_to(spot)
+        row = VGroup(x, times, w, equals, q)
         self.narrate("Every token goes through the same W_q: there is one matrix, not one per word.")
         self.play(FadeIn(row))
         shared = SurroundingRectangle(w.get_entries(), color=palette.QUERY, buff=0.1)
@@ -43,19 +61,32 @@ class ShareProjection(LessonScene):
             pair = VGroup(x.row_frame(i, palette.QUERY), q.row_frame(i, palette.QUERY))
             self.play(FadeIn(pair), run_time=0.4)
             self.play(FadeOut(pair), run_time=0.3)
-        learned = VGroup(
-            caption("its entries start as random numbers", BODY, palette.MUTED),
-            caption("and are tuned by backpropagation, with W_k and W_v:", BODY, palette.MUTED),
-            caption("the gradients that ÷√dₖ keeps alive flow into them", BODY),
-        ).arrange(DOWN, buff=0.15)
-        caption_band(fit_width(learned, 12))
-        self.narrate(
-            "In a real model its entries start as random numbers, and backpropagation tunes them, with W_k and W_v."
-        )
-        self.play(LaggedStart(*(FadeIn(line, shift=UP * 0.1) for line in learned[:2]), lag_ratio=0.4))
-        self.narrate("Those are the gradients that dividing by √d_k keeps from vanishing.")
-        self.play(FadeIn(learned[2], shift=UP * 0.1))
+        self.play(FadeOut(shared))
+        self.learn((w, q), (random_w, random_q), we.initial.limit)
         self.wait(1.5)
+
+    @staticmethod
+    def query_matrix(values: np.ndarray, name: str) -> LabelledMatrix:
+        return LabelledMatrix(values, name=name, color=palette.QUERY, font_size=36)
+
+    def learn(self, learned: tuple[LabelledMatrix, ...], random: tuple[LabelledMatrix, ...], limit: float) -> None:
+        """W_q from random entries to the example's, its queries following: what training does."""
+        notes = VGroup(
+            caption(f"training starts from random entries, each within ±{fmt(limit)}", BODY),
+            caption("backpropagation tunes them, with W<sub>k</sub> and W<sub>v</sub>", BODY, markup=True),
+            caption("our toy's entries were chosen by hand to play the trained part", BODY, palette.MUTED),
+        ).arrange(DOWN, buff=0.15)
+        caption_band(fit_width(notes, 12))
+        back = [m.copy() for m in learned]
+        self.narrate("In a real model, training starts W_q as random numbers, so the first queries mean nothing yet.")
+        self.play(*(FadeTransform(a, b) for a, b in zip(learned, random, strict=True)), run_time=1.2)
+        self.play(FadeIn(notes[0], shift=UP * 0.1))
+        self.narrate(
+            "Backpropagation tunes the entries, with W_k and W_v, through the gradients that √d_k keeps alive."
+        )
+        self.play(*(FadeTransform(a, b) for a, b in zip(random, back, strict=True)), run_time=1.2)
+        self.play(FadeIn(notes[1], shift=UP * 0.1))
+        self.narrate("Our toy's entries were chosen by hand to play that trained part.", FadeIn(notes[2]))
 
 
 class CompareSizes(LessonScene):
@@ -82,16 +113,16 @@ class CompareSizes(LessonScene):
     @staticmethod
     def table(rows: list[ModelSize]) -> VGroup:
         """One line per model under a heading line; columns aligned by position."""
-        xs = (-4.2, -0.9, 1.1, 3.1, 5.2)
-        heading = ["model", "d_model", "heads", "d_k", "√d_k"]
-        lines = [VGroup(*(caption(h, CAPTION, palette.MUTED) for h in heading))]
+        xs = (-4.0, -0.6, 1.5, 3.4, 5.4)
+        heading = ["model", "d<sub>model</sub>", "heads", "d<sub>k</sub>", "√d<sub>k</sub>"]
+        lines = [VGroup(*(caption(h, BODY, palette.MUTED, markup=True) for h in heading))]
         for m in rows:
             name = notation(caption(m.name, BODY))  # the year in a model's name is not a computed value
             cells = [str(m.d_model), str(m.heads), str(m.d_k), fmt(m.sqrt_d_k)]
-            lines.append(VGroup(name, *(caption(c, LEAD) for c in cells)))
+            lines.append(VGroup(name, *(caption(c, TITLE) for c in cells)))
         for n, line in enumerate(lines):
             for cell, x in zip(line, xs, strict=True):
-                cell.move_to([x, -0.7 * n, 0])
+                cell.move_to([x, -0.9 * n, 0])
         return VGroup(*lines)
 
     def every_head_reads_all(self, model: ModelSize, table: VGroup) -> None:

@@ -151,7 +151,21 @@ def lesson(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Render and browser tests are slow too: ``pytest -m "not slow"`` is the quick subset."""
+    """Render and browser tests are slow too: ``pytest -m "not slow"`` is the quick subset.
+
+    Groups for ``pytest -n auto --dist loadgroup`` (make test): tests that share a render run in one
+    worker. The session's lesson is rendered once; a module's fixtures (a rendered copy, a Dask cluster)
+    are built once; a scene's tests share its probe, while different scenes spread over the workers.
+    """
     for item in items:
         if item.get_closest_marker("render") or item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.slow)
+        module = item.nodeid.split("::")[0]
+        callspec = getattr(item, "callspec", None)
+        if "lesson" in getattr(item, "fixturenames", ()):
+            group = "lesson"
+        elif callspec is not None and "entry" in callspec.params:
+            group = f"{module}[{callspec.params['entry'].id}]"
+        else:
+            group = module
+        item.add_marker(pytest.mark.xdist_group(group))

@@ -14,10 +14,12 @@ _ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
 _TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 _SCALES = ((10**12, "trillion"), (10**9, "billion"), (10**6, "million"), (10**3, "thousand"))
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+_SUBSCRIPTS = str.maketrans("ₐₑₒₓₕᵢⱼₖₗₘₙₚₛₜᵥ", "aeoxhijklmnpstv")
 _UNITS = {"%": "percent", "KB": "kilobytes", "MB": "megabytes", "GB": "gigabytes", "TB": "terabytes"}
 
 #: Whole words and symbols, replaced before numbers are read (longest first where they overlap).
 _NOTATION = [
+    (r"([A-Za-z])([ₐₑₒₓₕᵢⱼₖₗₘₙₚₛₜᵥ]+)", lambda m: f"{m.group(1)} {m.group(2).translate(_SUBSCRIPTS)}"),  # dₖ
     (r"√\(?([A-Za-z0-9_]+)\)?", r" the square root of \1 "),
     (r"QKᵀ", " Q K transpose "),
     (r"([A-Za-z])ᵀ", r" \1 transpose "),

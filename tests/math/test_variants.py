@@ -147,3 +147,15 @@ def test_real_sizes_come_from_the_paper_and_the_model_data_file():
     assert (minilm.d_model, minilm.heads) == (data["hidden_size"], heads)
     assert minilm.d_k * minilm.heads == minilm.d_model
     assert math.isclose(minilm.sqrt_d_k, math.sqrt(data["hidden_size"] / heads))
+
+
+def test_the_initial_projection_is_glorot_uniform_and_makes_its_queries():
+    start = WE.initial
+    d_model, d_k = X.shape[1], WE.heads[0].W_q.shape[1]
+    assert start.W_q.shape == (d_model, d_k)
+    assert start.limit == pytest.approx(math.sqrt(6 / (d_model + d_k)))  # 1.0 for 4 → 2
+    assert np.all(np.abs(start.W_q) <= start.limit) and np.ptp(start.W_q) > 0
+    assert np.allclose(start.Q, X @ start.W_q)
+    assert not np.allclose(start.W_q, WE.heads[0].W_q)  # random, not the example's learned matrix
+    again = compute(load_example()).worked_example.initial
+    assert np.array_equal(again.W_q, start.W_q)  # seeded: the same lesson every render

@@ -16,9 +16,17 @@ from scenes.kit import palette
 from scenes.lesson import LESSON
 
 
+@pytest.fixture(scope="module")
+def tex_cache(tmp_path_factory):
+    """A manim.cfg whose TeX cache serves every scene of this worker: a formula compiles once."""
+    folder = tmp_path_factory.mktemp("tex")
+    (folder / "manim.cfg").write_text(f"[CLI]\ntex_dir = {folder / 'tex'}\n")  # manim tidies its TeX folder
+    return folder / "manim.cfg"
+
+
 @pytest.mark.parametrize("entry", LESSON, ids=[e.id for e in LESSON])
-def test_last_frame_renders_with_plain_manim(entry, tmp_path):
-    flags = ["-ql", "-s", "--media_dir", str(tmp_path)]
+def test_last_frame_renders_with_plain_manim(entry, tmp_path, tex_cache):
+    flags = ["-ql", "-s", "--media_dir", str(tmp_path), "--config_file", str(tex_cache)]
     command = [sys.executable, "-m", "manim", "render", *flags, entry.file, entry.cls]
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr[-2000:]

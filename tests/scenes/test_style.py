@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from manim import ManimColor
 
-from scenes.kit import Heatmap, LabelledMatrix, SoftmaxBars, TokenLabel, palette, stagger, text
+from scenes.kit import LEAD, Heatmap, LabelledMatrix, SoftmaxBars, TokenLabel, formula, palette, stagger, text
 from scenes.kit.numbers import Number
 from scenes.kit.tokens import MIN_FONT_SIZE
 from scenes.legibility import MIN_GLYPH_PX
@@ -177,3 +177,13 @@ def test_the_layout_check_finds_small_glyphs_and_staggered_labels():
     assert legibility_problems(snapshot_of(*labels)) == []
     labels[1].shift(0.3 * np.array([0, 1, 0]))  # the old second level
     assert any("not on one baseline" in p for p in legibility_problems(snapshot_of(*labels)))
+
+
+def test_the_layout_check_finds_a_subscript_spelt_as_code():
+    from scenes.legibility import legibility_problems
+
+    assert any("as code" in p for p in legibility_problems(snapshot_of(text.caption("divide by √d_k", LEAD))))
+    assert legibility_problems(snapshot_of(text.caption("divide by √dₖ", LEAD))) == []
+    subscript = text.caption("W<sub>q</sub> is learned", LEAD, markup=True)
+    assert legibility_problems(snapshot_of(subscript)) == []
+    assert legibility_problems(snapshot_of(formula(r"\sqrt{d_k}"))) == []  # TeX writes the subscript
