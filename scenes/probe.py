@@ -141,7 +141,7 @@ def load_scene_class(entry: Entry) -> type:
 
 
 @functools.cache
-def _tex_cache() -> str:
+def tex_cache() -> str:
     """One TeX cache for every probe of this process (a formula compiles once); its own, so parallel
     test workers never read each other's half-written SVGs."""
     folder = tempfile.mkdtemp(prefix="probe-tex-")
@@ -155,7 +155,7 @@ def dry_run_config(media: str) -> dict:
         "dry_run": True,
         "disable_caching": True,
         "media_dir": media,
-        "tex_dir": _tex_cache(),
+        "tex_dir": tex_cache(),
         "output_file": str(Path(media) / "probe"),  # narrate() writes its .srt beside it
         "verbosity": "ERROR",
         "progress_bar": "none",

@@ -14,12 +14,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from manim import tempconfig
 
 from attention_math import DEFAULT_EXAMPLE, ExampleError, load_example
 from attention_math.example import ROOT
 from scenes.lesson import LESSON
 from scenes.probe import probe
+from scenes.probe import tex_cache as probe_tex_cache
 from tests.conftest import copy_repo, render
 
 MARKER = "mark"  # the file `\write18{>mark}` would create if TeX ran it
@@ -118,16 +118,18 @@ def test_every_character_of_the_accepted_tokens_has_an_installed_font():
 
 
 @pytest.fixture(scope="module")
-def played(example: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[set[str], Path]:
-    """Every text shown by :data:`SCENES` played with the hostile example, and the folder of their TeX sources."""
-    tex = tmp_path_factory.mktemp("tex")
+def played(example: Path) -> tuple[set[str], list[Path]]:
+    """Every text shown by :data:`SCENES` played with the hostile example, and the TeX sources this compiled
+    (new in the probe's TeX cache: a source holding a hostile token cannot have been compiled before)."""
+    cache = Path(probe_tex_cache())
+    before = set(cache.glob("*.tex"))
     texts = set()
     entries = [e for e in LESSON if e.id in SCENES]
     assert len(entries) == len(SCENES), "a scene of SCENES left the lesson: pick another that shows tokens"
-    with tempconfig({"tex_dir": str(tex)}):
-        for entry in entries:
-            texts |= {shown.text for snapshot in probe(entry, example) for shown in snapshot.shown}
-    return texts, tex
+    for entry in entries:
+        texts |= {shown.text for snapshot in probe(entry, example) for shown in snapshot.shown}
+    assert list(cache.glob("*.tex"))  # the scenes do use TeX, for formulas and numbers
+    return texts, sorted(set(cache.glob("*.tex")) - before)
 
 
 def test_tokens_are_shown_literally(played):
@@ -136,11 +138,10 @@ def test_tokens_are_shown_literally(played):
 
 
 def test_no_token_reaches_tex(played):
-    _, tex = played
-    sources = {path.name: path.read_text(encoding="utf-8") for path in tex.glob("*.tex")}
-    assert sources  # the scenes do use TeX, for formulas and numbers
+    _, compiled = played
+    sources = {path.name: path.read_text(encoding="utf-8") for path in compiled}
     assert [(token, name) for token in ALL_TOKENS for name, source in sources.items() if token in source] == []
-    assert not list(tex.rglob(MARKER))
+    assert not list(Path(probe_tex_cache()).rglob(MARKER))
 
 
 def test_a_real_render_keeps_tokens_out_of_tex_and_runs_nothing(example, tmp_path):
