@@ -20,6 +20,9 @@ from .manifest import Chapter, LessonRecord, SceneRecord
 
 VIDEO_EXTENSIONS = (".mp4", ".mov", ".webm", ".gif")
 RATE = 48_000  # Hz, stereo: what every player expects of AAC and Opus
+LIMITER_CEILING = -2.0  # dBFS sample peaks: true peaks and the encoder's overshoot stay under -1 dBTP
+#: ffmpeg's limiter at :data:`LIMITER_CEILING`, gain untouched (level=0), before every AAC or Opus encode
+PEAK_LIMITER = f"alimiter=limit={10 ** (LIMITER_CEILING / 20):.4f}:attack=2:release=50:level=0"
 AUDIO_CODECS = {".mp4": ["-c:a", "aac", "-b:a", "128k"], ".mov": ["-c:a", "aac", "-b:a", "128k"],
                 ".webm": ["-c:a", "libopus", "-b:a", "96k"]}  # fmt: skip
 TITLE = "Self-attention, animated"
@@ -184,14 +187,15 @@ def joined_audio_inputs(clips: list[SceneRecord], output: Path) -> list[str]:
 
 
 def joined_audio_graph(clips: list[SceneRecord], fps: int) -> str:
-    """Each clip's sound (inputs 2, 3, …) cut to its exact length, then all of them in a row."""
+    """Each clip's sound (inputs 2, 3, …) cut to its exact length, then all of them in a row, limited again:
+    decoded AAC overshoots its clip's peaks, and a second encode would overshoot once more."""
     parts = [
         f"[{i + 2}:a]aformat=sample_rates={RATE}:channel_layouts=stereo,atrim=end={length(clip, fps):.6f},"
         f"asetpts=N/SR/TB[a{i}]"
         for i, clip in enumerate(clips)
     ]
     inputs = "".join(f"[a{i}]" for i in range(len(clips)))
-    return ";".join(parts) + f";{inputs}concat=n={len(clips)}:v=0:a=1[a]"
+    return ";".join(parts) + f";{inputs}concat=n={len(clips)}:v=0:a=1,{PEAK_LIMITER}[a]"
 
 
 def _concat_quote(path: Path) -> str:

@@ -13,10 +13,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .media import AUDIO_CODECS, RATE, CheckError, run_tool
+from .media import AUDIO_CODECS, PEAK_LIMITER, RATE, CheckError, run_tool
 
 TARGET_LUFS = -16.0  # integrated loudness of spoken lessons
-LIMITER_CEILING = -2.0  # dBFS sample peaks: true peaks and the encoder's overshoot stay under -1 dBTP
 
 
 @dataclass(frozen=True)
@@ -72,8 +71,7 @@ def level(mixed: Path, target: Path) -> Path:
     measured = loudness(mixed)
     if measured is None:  # silence: nothing to level
         return mixed
-    ceiling = 10 ** (LIMITER_CEILING / 20)
-    graph = f"volume={TARGET_LUFS - measured:.2f}dB,alimiter=limit={ceiling:.4f}:attack=2:release=50:level=0"
+    graph = f"volume={TARGET_LUFS - measured:.2f}dB,{PEAK_LIMITER}"
     command = ["ffmpeg", "-v", "error", "-y", "-i", str(mixed), "-af", graph, "-c:a", "pcm_f32le", str(target)]
     ffmpeg(command, "could not level the narration")
     return target
