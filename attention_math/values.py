@@ -58,7 +58,7 @@ def _worked_example(
         # The first token's query against the drawable key it matches best (head 1): the dot-product demo.
         alignment=demos.alignment(first.Q[0], first.K[strongest_key], query_token=0, key_token=strongest_key),
         variants=variants.variants(tokens, X, heads, W_O, result.output, pair),
-        initial=demos.initial_projection(X, d_model // len(heads)),
+        initial=demos.initial_projection(X, first.W_q.shape[1]),  # shaped like head 1's W_q
     )
 
 

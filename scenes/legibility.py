@@ -43,7 +43,7 @@ class Measure:
     line: float  # upright: y of the baseline; turned: unused
     bottom: float
     top: float
-    code: bool = False  # plain text spelling a subscript as code ("d_k"): the screen shows dₖ or W<sub>q</sub>
+    code: bool  # plain text spelling a subscript as code ("d_k"): the screen shows dₖ or W<sub>q</sub>
 
 
 def _glyph_chars(m: Mobject) -> str:

@@ -43,10 +43,8 @@ class ShareProjection(LessonScene):
         head, tokens = we.heads[0], we.tokens
         self.show_title()
         x = LabelledMatrix(we.X, row_labels=tokens, name="X", font_size=36)
-        w, random_w = (
-            LabelledMatrix(m, name="W_q", color=palette.QUERY, font_size=36) for m in (head.W_q, we.initial.W_q)
-        )
-        q, random_q = (LabelledMatrix(m, name="Q", color=palette.QUERY, font_size=36) for m in (head.Q, we.initial.Q))
+        w, random_w = (self.query_matrix(m, "W_q") for m in (head.W_q, we.initial.W_q))
+        q, random_q = (self.query_matrix(m, "Q") for m in (head.Q, we.initial.Q))
         times, equals = formula(r"\times", size=LEAD), formula("=", size=LEAD)
         # laid out for the wider random matrices; the learned ones stand in their places
         fit_content(VGroup(x, times, random_w, equals, random_q).arrange(RIGHT, buff=0.45), bottom=-0.9)
