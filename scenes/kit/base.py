@@ -15,6 +15,7 @@ from attention_math import DEFAULT_EXAMPLE, LessonValues, lesson_values
 from attention_math.errors import ExampleError
 from scenes.lesson import Entry, by_class
 from scenes.narration.spoken import spoken as spoken_form
+from scenes.narration.spoken import written
 from scenes.narration.voice import Speaker, speaker
 
 from . import palette
@@ -90,6 +91,7 @@ class LessonScene(Scene):
         reading time). Returns the seconds until the next sentence may start.
         """
         self.finish_narration()
+        text = written(text)  # the subtitle sets d_k as dₖ, as the screen does
         self.opening = self.opening and not self.said  # the first sentence's builds still open the clip
         self.focus = [about] if about is not None else self.focus
         self.start_step(text)
@@ -140,7 +142,9 @@ class LessonScene(Scene):
         the title when nothing else has been shown yet."""
         on_screen = {id(m) for m in self.get_mobject_family_members()}
         candidates = self.focus or ([self.title] if self.title is not None else [])
-        return [m for m in candidates if id(m) in on_screen and (m.width > 1e-2 or m.height > 1e-2)]
+        # a group made for the occasion (about=VGroup(a, b)) is not on screen itself, its members are
+        members = [m for c in candidates for m in ([c] if id(c) in on_screen else c.submobjects)]
+        return [m for m in members if id(m) in on_screen and (m.width > 1e-2 or m.height > 1e-2)]
 
     def tear_down(self) -> None:
         """The clip ends only after its last sentence; render.py learns what was said, and when."""

@@ -3,6 +3,7 @@
 ``spoken(text)`` is the one rule set; a scene passes ``narrate(text, spoken=...)`` where a rule
 cannot know (a product name, an abbreviation read as a word). ``unspeakable(said)`` lists what
 would still reach the voice as a bare symbol: the tests run it over every sentence the scenes say.
+``written(text)`` is the subtitle's form of a sentence the scenes type in ASCII (``d_k`` → ``dₖ``).
 """
 
 from __future__ import annotations
@@ -14,12 +15,14 @@ _ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
 _TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 _SCALES = ((10**12, "trillion"), (10**9, "billion"), (10**6, "million"), (10**3, "thousand"))
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
-_SUBSCRIPTS = str.maketrans("ₐₑₒₓₕᵢⱼₖₗₘₙₚₛₜᵥ", "aeoxhijklmnpstv")
+_LETTERS, _SUBSCRIPT_LETTERS = "aeoxhijklmnprstuv", "ₐₑₒₓₕᵢⱼₖₗₘₙₚᵣₛₜᵤᵥ"  # letters with a Unicode subscript
+_SUBSCRIPTS, _TO_SUBSCRIPT = str.maketrans(_SUBSCRIPT_LETTERS, _LETTERS), str.maketrans(_LETTERS, _SUBSCRIPT_LETTERS)
+_WRITTEN = re.compile(rf"(?<![A-Za-z])([a-z])_\{{?([{_LETTERS}])\}}?(?![A-Za-z0-9])")
 _UNITS = {"%": "percent", "KB": "kilobytes", "MB": "megabytes", "GB": "gigabytes", "TB": "terabytes"}
 
 #: Whole words and symbols, replaced before numbers are read (longest first where they overlap).
 _NOTATION = [
-    (r"([A-Za-z])([ₐₑₒₓₕᵢⱼₖₗₘₙₚₛₜᵥ]+)", lambda m: f"{m.group(1)} {m.group(2).translate(_SUBSCRIPTS)}"),  # dₖ
+    (rf"([A-Za-z])([{_SUBSCRIPT_LETTERS}]+)", lambda m: f"{m.group(1)} {m.group(2).translate(_SUBSCRIPTS)}"),  # dₖ
     (r"√\(?([A-Za-z0-9_]+)\)?", r" the square root of \1 "),
     (r"QKᵀ", " Q K transpose "),
     (r"([A-Za-z])ᵀ", r" \1 transpose "),
@@ -39,12 +42,12 @@ _NOTATION = [
     (r"\s/\s", " divided by "),
     (r"/", " over "),
     (r"\s*\+\s*", " plus "),
+    (r"([A-Za-z]+)_\{?([A-Za-z0-9]+)\}?", r"\1 \2"),  # d_k, W_q, x_i, d_model
     (r"[\[\]{}]", " "),
     (r"Σ", " the sum of "),
     (r"≈", " about "),
     (r"≠", " is not equal to "),
     (r"\be([⁻⁰-⁹¹²³]+)", lambda m: f" e to the {m.group(1).translate(_SUPERSCRIPTS)} "),
-    (r"([A-Za-z]+)_\{?([A-Za-z0-9]+)\}?", r"\1 \2"),  # d_k, W_q, x_i, d_model
 ]
 _NUMBER = re.compile(
     r"(?<![\w.])(?P<sign>[-−]?)(?P<whole>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<fraction>\d+))?"
@@ -63,6 +66,13 @@ def spoken(text: str) -> str:
     text = re.sub(r"\s+([,.;:!?)])", r"\1", text)
     text = re.sub(r"\(\s+", "(", text)
     return re.sub(r"\s{2,}", " ", text).strip()
+
+
+def written(text: str) -> str:
+    """``text`` as a subtitle shows it: a lowercase symbol's one-letter subscript in its Unicode form
+    (d_k → dₖ, x_i → xᵢ), as the screen sets it. Matrices keep the underscore so that W_q, W_k and W_v
+    read alike (Unicode has no subscript q), and so do longer names (d_model)."""
+    return _WRITTEN.sub(lambda m: m.group(1) + m.group(2).translate(_TO_SUBSCRIPT), text)
 
 
 def unspeakable(said: str) -> set[str]:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from scenes.narration.spoken import integer_words, spoken, unspeakable
+from scenes.narration.spoken import integer_words, spoken, unspeakable, written
 
 
 @pytest.mark.parametrize(
@@ -72,3 +72,19 @@ def test_integers_in_words():
 def test_what_a_voice_cannot_read_is_named():
     assert unspeakable("d_k over √2 is QKᵀ × 3") == {"_", "√", "ᵀ", "×", "2", "3"}
     assert unspeakable(spoken("d_k over √2 is QKᵀ × 3")) == set()
+
+
+@pytest.mark.parametrize(
+    ("typed", "shown"),
+    [
+        ("divide by √d_k = 1.41", "divide by √dₖ = 1.41"),
+        ("x_i scores every x_j", "xᵢ scores every xⱼ"),
+        ("d_{v} columns", "dᵥ columns"),
+        ("W_q, W_k and W_v", "W_q, W_k and W_v"),  # no subscript q in Unicode: the matrices read alike
+        ("d_model = 4", "d_model = 4"),  # a longer name stays as papers' code writes it
+        ("run_time and k_1", "run_time and k_1"),  # not a symbol with a letter subscript
+    ],
+)
+def test_subtitles_set_subscripts_as_the_screen_does(typed, shown):
+    assert written(typed) == shown
+    assert spoken(shown) == spoken(typed)  # the voice reads both alike

@@ -1,0 +1,36 @@
+"""The layout grid's checks on hand-made figure boxes (left, bottom, right, top), in scene units."""
+
+from scenes.framing import Frame, grid_problems
+from scenes.kit import layout
+
+SAFE_WIDTH = 14.2222 - 2 * layout.SAFE_MARGIN  # manim's frame is 8 units high at 16:9
+CONTENT_HEIGHT = layout.TOP - layout.SUBTITLE_TOP  # 2.85 down to -3.1: 5.95 units
+
+
+def frames(*boxes: tuple[float, float, float, float]) -> list[Frame]:
+    return [Frame(start=n, end=n + 1, still=False, figure=box) for n, box in enumerate(boxes)]
+
+
+def test_a_figure_that_fills_the_content_area_passes():
+    assert grid_problems(frames((-6.5, -3.0, 6.5, 2.8))) == []
+
+
+def test_a_wide_figure_in_the_top_half_is_named():
+    top_half = (-6.5, 0.0, 6.5, 2.8)  # 13 × 2.8: a third of the frame's area, half the content's height
+    assert grid_problems(frames(top_half)) == [
+        f"the figure spans at most {2.8 / CONTENT_HEIGHT:.0%} of the content area's height (at least 60%)"
+    ]
+
+
+def test_a_tall_narrow_column_is_named():
+    column = (-2.0, -3.0, 2.0, 2.8)  # 4 wide: under a third of the safe width
+    assert any("of the safe width" in problem for problem in grid_problems(frames(column)))
+
+
+def test_reach_is_measured_at_the_widest_and_the_tallest_moments():
+    """A title line across the frame at one moment and a tall figure at another: each reach is met once."""
+    assert grid_problems(frames((-6.0, 2.0, 6.0, 2.8), (-3.0, -3.0, 3.0, 2.8))) == []
+
+
+def test_the_subtitle_band_stays_clear():
+    assert any("subtitle band" in p for p in grid_problems(frames((-6.5, -3.5, 6.5, 2.8))))
