@@ -43,6 +43,7 @@ from scenes.kit.numbers import fmt, places_for
 
 BASELINE_Y = -2.6  # where the softmax bars of CompareScaling stand
 BAR_HEIGHT = 1.8  # a weight of 1
+SPELLED_OUT = 4  # tokens up to which a weighted sum is written term by term
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 
@@ -69,7 +70,7 @@ def fit_width(mob, width: float):
 
 
 class WorkCatSat(LessonScene):
-    """ "The cat sat" by hand: embeddings, Q = K = V, scores, ÷√d_k, row softmax, and Z of the first token."""
+    """ "The cat sat" by hand: embeddings, Q = K = V, scores, ÷√d_k, row softmax, Z of "the", then the other rows."""
 
     def construct(self) -> None:
         cs = self.values.cat_sat
@@ -196,7 +197,8 @@ class WorkCatSat(LessonScene):
         return heat
 
     def build_output(self, cs: CatSat) -> None:
-        """Z of the first token: each value row scaled by its weight, then added up column by column."""
+        """Z of the first token: each value row scaled by its weight, then added up column by column;
+        then every other token's row of Z."""
         tokens, weights, i = cs.tokens, cs.weights[0], 0
         self.narrate(f"Finally the output of '{tokens[i]}': every value row, scaled by its weight, added up.")
         v_mat = LabelledMatrix(
@@ -233,6 +235,35 @@ class WorkCatSat(LessonScene):
         self.play(FadeIn(summary, shift=UP * 0.2))
         self.play(Indicate(z.cells, color=palette.HEAT_LOW))
         self.wait(2)
+        self.other_outputs(cs, leaving=VGroup(weighted, z, summary))
+
+    def other_outputs(self, cs: CatSat, leaving: VGroup) -> None:
+        """Output(cat), Output(sat): the same sum with each token's own weight row, one row of Z each
+        (it takes the place of ``leaving``, the first token's sum)."""
+        tokens = cs.tokens
+        z = LabelledMatrix(cs.output, row_labels=[f"Z({t})" for t in tokens], font_size=32, places=2)
+        z.move_to(UP * 0.9)
+        self.narrate(
+            "Every other token works the same way, with its own row of weights: one row of Z per token.",
+            FadeOut(leaving),
+            FadeIn(z.get_frame()),
+            LaggedStart(*(FadeIn(c) for c in z.get_row(0)), lag_ratio=0.1),
+        )
+        line = None
+        for i in (row for row in z.shown_rows[1:] if row is not None):
+            terms = " + ".join(f"{fmt(w)} × V({t})" for w, t in zip(cs.weights[i], tokens, strict=True))
+            written_out = f" = {terms}" if len(tokens) <= SPELLED_OUT else ""  # a longer sum would not be legible
+            fresh = caption(f"Z({tokens[i]}){written_out} = {vector_text(cs.output[i], 2)}", CAPTION)
+            fit_width(fresh, 13).next_to(z, DOWN, buff=0.5).set_x(0)
+            frame = z.row_frame(i)
+            swap = [FadeOut(line), FadeIn(fresh)] if line else [FadeIn(fresh)]
+            self.play(*swap, Create(frame), LaggedStart(*(FadeIn(c) for c in z.get_row(i)), lag_ratio=0.1))
+            self.wait(1.5)
+            self.play(FadeOut(frame), run_time=0.3)
+            line = fresh
+        self.narrate("Each row of Z is its token's context-aware vector, all computed side by side.")
+        self.play(Indicate(z.cells, color=palette.HEAT_LOW))
+        self.wait(1)
 
 
 class CompareScaling(LessonScene):

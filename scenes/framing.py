@@ -24,6 +24,7 @@ MAX_STILL_SHARE = 0.4  # of a clip's running time, in stills longer than STILL
 MIN_FIRST_CONTENT = 0.01  # share of the first frame's pixels that differ from the background
 MIN_FIRST_FIGURE = 0.004  # ... of them not the title's: a title alone is not a first frame worth showing
 MIN_FIGURE_SHARE = 0.2  # of the frame's area, for the figure at its largest
+MIN_FIGURE_REACH = 0.6  # of the safe width and of the content area's height, for the figure at its widest and tallest
 BACKGROUND_TOLERANCE = 12  # of 255: a pixel this close to the background is background
 TOLERANCE = 0.02  # scene units
 
@@ -153,7 +154,19 @@ def grid_problems(frames: Sequence[Frame]) -> list[str]:
     largest = max(((b[2] - b[0]) * (b[3] - b[1]) for b in boxes), default=0.0) / area
     if largest < MIN_FIGURE_SHARE:
         problems.append(f"the figure fills at most {largest:.0%} of the frame (at least {MIN_FIGURE_SHARE:.0%})")
-    return problems
+    return problems + reach_problems(boxes)
+
+
+def reach_problems(boxes: Sequence[Box]) -> list[str]:
+    """Small content in a large frame: the figure, at its widest and at its tallest, must reach across
+    most of the safe width and down most of the content area (title to subtitle band)."""
+    width = max((b[2] - b[0] for b in boxes), default=0.0) / (config.frame_width - 2 * layout.SAFE_MARGIN)
+    height = max((b[3] - b[1] for b in boxes), default=0.0) / (layout.TOP - layout.SUBTITLE_TOP)
+    return [
+        f"the figure spans at most {share:.0%} of the {extent} (at least {MIN_FIGURE_REACH:.0%})"
+        for share, extent in ((width, "safe width"), (height, "content area's height"))
+        if share < MIN_FIGURE_REACH
+    ]
 
 
 def _rounded(box: Box) -> tuple[float, ...]:

@@ -106,7 +106,8 @@ class SeparateRoles(LessonScene):
 
 
 class GeneralizeAttention(LessonScene):
-    """From RNN attention (a context vector over encoder states) to self-attention over the sequence itself."""
+    """From RNN attention (a context vector over encoder states) to self-attention over the sequence itself,
+    which has no parameters until learned projections give it some."""
 
     def construct(self) -> None:
         title = self.show_title()
@@ -161,10 +162,14 @@ class GeneralizeAttention(LessonScene):
         )
         self.wait(3)
 
+        self.narrate(
+            "As written it has no parameters: training could never change what a word attends to.", about=new_rule[1]
+        )
+        self.wait(2)
         note = caption("+ learned projections:", BODY, palette.MUTED, font=SERIF)
         final = attention_formula(DISPLAY)
         VGroup(note, final).arrange(RIGHT, buff=0.4).next_to(new_rule, DOWN, buff=0.3)
-        self.narrate("Add learned projections for queries, keys and values, and we get the Transformer's formula.")
+        self.narrate("Learned projections for queries, keys and values give it something to learn: the Transformer.")
         self.play(Write(final), FadeIn(note))
         self.wait(3)
 

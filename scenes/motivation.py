@@ -24,6 +24,7 @@ from manim import (
     Write,
 )
 
+from attention_math.types import RnnDecay
 from scenes.kit import (
     BODY,
     CAPTION,
@@ -36,11 +37,10 @@ from scenes.kit import (
     LessonScene,
     TokenRow,
     caption,
-    notation,
     palette,
 )
 from scenes.kit.charts import cell_grid
-from scenes.kit.diagrams import LabelBox, Sentence, arc_between, connect, stack
+from scenes.kit.diagrams import Card, LabelBox, Sentence, arc_between, connect, stack
 from scenes.kit.layout import caption_band, fit_content
 from scenes.kit.numbers import fmt, fmt_int
 
@@ -57,11 +57,12 @@ def spread(tokens: TokenRow, y: float) -> TokenRow:
     return tokens
 
 
+USES = ("translation", "summarization", "question answering", "and more")  # the sources' examples
 TRANSFORMER_LAYER = ("Multi-head self-attention", "Add & Norm", "Feed-forward", "Add & Norm")
 
 
 class LocateAttention(LessonScene):
-    """The Transformer as a block diagram, built bottom-up; the attention block lights up."""
+    """The Transformer as a block diagram, built bottom-up; the attention block lights up; what it is for."""
 
     def construct(self) -> None:
         self.show_title()
@@ -90,7 +91,17 @@ class LocateAttention(LessonScene):
         self.play(layer[0].animate.highlight(palette.HEAT_LOW), FadeIn(note, shift=RIGHT * 0.2))
         self.play(Indicate(layer[0], color=palette.HEAT_LOW, scale_factor=1.05))
         self.narrate("It is where every token looks at every other token to decide what it means here.")
-        self.wait(3)
+        self.wait(2)
+        diagram = VGroup(column, arrows, block, repeat, note)
+        uses = Card("What it is for", USES, palette.HEAT_LOW, width=4.6, font_size=BODY)
+        self.narrate(
+            "Keeping context from the whole sequence is what tasks like translation and summarization need.",
+            diagram.animate.scale(0.85).to_edge(LEFT, buff=0.5),
+        )
+        uses.next_to(diagram, RIGHT, buff=0.8).set_y(diagram.get_y())
+        lines = (FadeIn(line, shift=LEFT * 0.2) for line in uses.body)
+        self.play(FadeIn(uses.frame), LaggedStart(FadeIn(uses.heading), *lines))
+        self.wait(2)
 
 
 class ResolveAmbiguity(LessonScene):
@@ -296,7 +307,8 @@ class CompareParallelism(LessonScene):
 
 
 class ConnectGlobally(LessonScene):
-    """Global context: "are" reaches "keys" in one step; no time steps, weights from content."""
+    """Global context: "are" reaches "keys" in one step; then the sources' table of an RNN against self-attention
+    (path, signal, gradients, order of work, how words are mixed)."""
 
     def construct(self) -> None:
         self.show_title()
@@ -324,19 +336,45 @@ class ConnectGlobally(LessonScene):
         self.play(Create(jump), FadeIn(direct))
         self.wait(1.5)
 
-        points = VGroup(
-            notation(caption("O(1) path length: every token reaches every other directly", BODY, font=SERIF)),
-            caption("No time steps, so nothing decays on the way", BODY, font=SERIF),
-            caption("Dynamic weights, computed from the content of the words", BODY, font=SERIF),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
-        caption_band(points)
-        lines = (
-            "Path length is constant: every token attends to every other directly.",
-            "There are no time steps, so information does not decay along the way.",
-            "And the weights are computed from the words themselves, not fixed in advance.",
+        table = fit_content(self.side_by_side(rnn), width=13.0)
+        self.narrate(
+            "Side by side, the two ways to carry meaning across a sentence.",
+            FadeOut(VGroup(tokens, hops, walk, jump, direct)),
+            FadeIn(table[:3]),
         )
-        for point, line in zip(points, lines, strict=True):
+        source_word, target_word = rnn.tokens[rnn.source], rnn.tokens[rnn.target]
+        lines = (
+            f'From "{source_word}" to "{target_word}": {fmt_int(rnn.steps)} steps for the RNN, one for attention.',
+            f"On the way, the RNN keeps only {fmt(rnn.signal_at_target)} of the signal; attention keeps all of it.",
+            "Training sends gradients back along the same path: over many steps they shrink, and vanish.",
+            f"An RNN works one token after another; attention computes all {fmt_int(rnn.pairs)} pairs at once.",
+            "And an RNN applies the same fixed update at every step; attention computes its weights from the words.",
+        )
+        for n, line in enumerate(lines, start=1):
             self.narrate(line)
-            self.play(FadeIn(point, shift=UP * 0.2))
-            self.wait(1.6)
+            self.play(LaggedStart(*(FadeIn(c, shift=LEFT * 0.2) for c in table[3 * n : 3 * n + 3]), lag_ratio=0.4))
         self.wait(1.5)
+
+    @staticmethod
+    def side_by_side(rnn: RnnDecay) -> VGroup:
+        """The sources' comparison of an RNN with self-attention, as a table, with this sentence's numbers."""
+        source_word, target_word = rnn.tokens[rnn.source], rnn.tokens[rnn.target]
+        rows = (
+            ("", "RNN", "self-attention"),
+            (
+                f"from “{source_word}” to “{target_word}”",
+                f"{fmt_int(rnn.steps)} steps",
+                f"{fmt_int(rnn.attention_path_length)} step",
+            ),
+            ("signal left", fmt(rnn.signal_at_target), "all of it"),
+            ("gradients back", f"× {fmt(rnn.retention)} a step: vanish", "one step: intact"),
+            ("order of work", "one token at a time", f"all {fmt_int(rnn.pairs)} pairs at once"),
+            ("mixing words", "a fixed update", "weights from the words"),
+        )
+        colours = (palette.MUTED, palette.TEXT, palette.HEAT_LOW)  # row names, the RNN, self-attention
+        cells = [
+            caption(text, BODY, colours[c], font=SERIF) if text else VGroup()
+            for row in rows
+            for c, text in enumerate(row)
+        ]
+        return VGroup(*cells).arrange_in_grid(cols=3, buff=(0.7, 0.75), col_alignments="lll")

@@ -3,8 +3,10 @@ scores (so ÷√d_k sets how sharp the weights are); large scores make its gradi
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, LaggedStart, Rectangle, VGroup, Write
+import numpy as np
+from manim import DOWN, LEFT, ORIGIN, RIGHT, UP, Arc, Create, FadeIn, LaggedStart, Rectangle, Succession, VGroup, Write
 
+from attention_math.types import Alignment, SaturationDemo
 from scenes.first_example import number_text, vector_text
 from scenes.kit import (
     BODY,
@@ -19,8 +21,9 @@ from scenes.kit import (
     notation,
     palette,
 )
-from scenes.kit.layout import fit_width
+from scenes.kit.layout import fit_content, fit_width
 from scenes.kit.numbers import fmt
+from scenes.kit.vectors import VectorPlane
 
 
 def _frame(mob, color) -> Rectangle:
@@ -33,30 +36,27 @@ class MirrorScores(LessonScene):
     def construct(self) -> None:
         cs = self.values.cat_sat
         tokens, first, last = cs.tokens, 0, len(cs.tokens) - 1
-        title = self.show_title()
+        self.show_title()
         grid = LabelledMatrix(cs.scores, row_labels=tokens, col_labels=tokens, name=r"QK^{\top}", font_size=36)
-        grid.next_to(title, DOWN, buff=1.0).to_edge(LEFT, buff=1.2)
         rule = formula(r"W_q = W_k \;\Rightarrow\; q_i \cdot k_j = q_j \cdot k_i", size=FORMULA)
         if not cs.same_query_key:
             rule = formula(r"W_q \neq W_k", size=FORMULA)
-        rule.next_to(grid, RIGHT, buff=0.9).align_to(grid, UP).shift(DOWN * 0.4)
-        self.narrate("Look again at the scores of 'the cat sat', where the notes use the same matrix for W_q and W_k.")
-        self.play(FadeIn(grid), Write(rule))
-        a, b = grid.get_entry(first, last), grid.get_entry(last, first)
-        pair = f"'{tokens[first]}' to '{tokens[last]}' and '{tokens[last]}' to '{tokens[first]}'"
-        self.narrate(f"Then every query equals its key, and {pair} score the same: {number_text(cs.scores[0, -1])}.")
-        self.play(Create(_frame(a, palette.QUERY)), Create(_frame(b, palette.KEY)))
-        verdict = caption(
-            "symmetric: QKᵀ equals its transpose" if cs.scores_symmetric else "not symmetric here", LEAD
-        ).next_to(rule, DOWN, buff=0.6, aligned_edge=LEFT)
-        self.play(FadeIn(verdict, shift=UP * 0.1))
+        verdict = caption("symmetric: QKᵀ equals its transpose" if cs.scores_symmetric else "not symmetric here", LEAD)
         why = VGroup(
             caption("a word would weigh another exactly", BODY, palette.MUTED),
             caption("as much as that word weighs it", BODY, palette.MUTED),
             caption("learned, different W for queries and keys", BODY),
             caption("break the mirror: one reason for three matrices", BODY),
         ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
-        fit_width(why, 6.0).next_to(verdict, DOWN, buff=0.5, aligned_edge=LEFT)
+        panel = VGroup(rule, verdict, why).arrange(DOWN, aligned_edge=LEFT, buff=0.6)
+        fit_content(VGroup(grid, panel).arrange(RIGHT, buff=0.9))
+        self.narrate("Look again at the scores of 'the cat sat', where the notes use the same matrix for W_q and W_k.")
+        self.play(FadeIn(grid), Write(rule))
+        a, b = grid.get_entry(first, last), grid.get_entry(last, first)
+        pair = f"'{tokens[first]}' to '{tokens[last]}' and '{tokens[last]}' to '{tokens[first]}'"
+        self.narrate(f"Then every query equals its key, and {pair} score the same: {number_text(cs.scores[0, -1])}.")
+        self.play(Create(_frame(a, palette.QUERY)), Create(_frame(b, palette.KEY)))
+        self.play(FadeIn(verdict, shift=UP * 0.1))
         self.narrate("A word would then weigh another exactly as much as that word weighs it.")
         self.play(FadeIn(why[:2]))
         self.narrate("Learned projections with W_q not equal to W_k break this mirror: one reason for three matrices.")
@@ -70,24 +70,29 @@ class ReadGaps(LessonScene):
     def construct(self) -> None:
         sd = self.values.scaling_demo
         self.show_title()
-        raw = self.row("as computed", sd.raw, sd.raw_gaps, sd.softmax_raw).shift(UP * 1.2)
+        raw = self.row("as computed", sd.raw, sd.raw_gaps, sd.softmax_raw).shift(UP * 1.6)
         scaled = self.row(f"÷ √dₖ = ÷ {number_text(sd.sqrt_d_k)}", sd.scaled, sd.scaled_gaps, sd.softmax_scaled)
         heads = VGroup(
             caption("scores", CAPTION, palette.MUTED),
             caption("gaps below the top", CAPTION, palette.MUTED),
             caption("softmax", CAPTION, palette.MUTED),
         )
-        table = VGroup(raw, scaled)
         for head, cell in zip(heads, raw[1:], strict=True):
             head.next_to(cell, UP, buff=0.35)
+        figure = VGroup(heads, raw, scaled)
+        rule = self.two_keys_rule() if len(sd.raw) == 2 else VGroup()
+        if len(rule):
+            figure.add(rule.next_to(scaled, DOWN, buff=1.0))
+        fit_content(figure, width=13.0)
         self.narrate(f"The notes' scores {vector_text(sd.raw)}. Softmax only sees how far each sits below the top.")
         self.play(FadeIn(heads), FadeIn(raw[:3]))
         self.narrate(f"The gaps {vector_text(sd.raw_gaps)} give the same weights: {vector_text(sd.softmax_raw)}.")
         self.play(FadeIn(raw[3]))
         self.narrate(f"Divide by √d_k: every gap shrinks {number_text(sd.sqrt_d_k)} times, and the weights soften.")
         self.play(FadeIn(scaled))
-        if len(sd.raw) == 2:
-            self.two_keys(table)
+        if len(rule):
+            self.narrate("With two keys the top weight is one over one plus e to the minus gap: only the gap counts.")
+            self.play(FadeIn(rule))
         self.narrate("So dividing by √d_k sets how sharp the weights are: smaller gaps, softer softmax.")
         self.wait(1.5)
 
@@ -104,15 +109,13 @@ class ReadGaps(LessonScene):
             cell.move_to(RIGHT * (-4.6 + 3.2 * i))
         return group
 
-    def two_keys(self, table: VGroup) -> None:
+    @staticmethod
+    def two_keys_rule() -> VGroup:
         """With two keys the top weight is 1 / (1 + e^−gap)."""
-        rule = VGroup(
+        return VGroup(
             caption("two keys: the top weight is", BODY, palette.MUTED),
             notation(formula(r"\frac{1}{1 + e^{-\mathrm{gap}}}", size=FORMULA)),
         ).arrange(RIGHT, buff=0.3)
-        rule.next_to(table, DOWN, buff=1.0)
-        self.narrate("With two keys the top weight is one over one plus e to the minus gap: only the gap counts.")
-        self.play(FadeIn(rule))
 
 
 class CorrectGradientClaim(LessonScene):
@@ -120,59 +123,92 @@ class CorrectGradientClaim(LessonScene):
 
     def construct(self) -> None:
         demo = self.values.saturation_demo
-        title = self.show_title()
+        self.show_title()
         claim = caption("two sources: scaling prevents “exploding” gradients", LEAD, palette.MUTED)
-        claim.next_to(title, DOWN, buff=0.6)
+        rows = self.gradient_bars(demo)
+        verdict = caption("large scores make the gradient vanish, not explode", PROMINENT, palette.HEAT_HIGH)
+        fit_width(verdict, 12)
+        fit_content(VGroup(claim, rows, verdict).arrange(DOWN, buff=0.6))
         self.narrate("Two of our sources say the scaling prevents exploding gradients. Check it against the numbers.")
         self.play(FadeIn(claim))
-        rows = VGroup(
-            *(
-                VGroup(
-                    formula(rf"\text{{scores}} \times {fmt(scale, 0)}", size=FORMULA),
-                    caption(f"gradient size {fmt(norm, 4)}", LEAD),
-                ).arrange(RIGHT, buff=0.8)
-                for scale, norm in zip(demo.scales, demo.gradient_norm, strict=True)
-            )
-        ).arrange(DOWN, aligned_edge=RIGHT, buff=0.3)
-        rows.next_to(claim, DOWN, buff=0.5)
-        self.narrate("As the same scores grow, the size of softmax's gradient shrinks toward zero.")
-        self.play(LaggedStart(*(FadeIn(r, shift=RIGHT * 0.2) for r in rows), lag_ratio=0.4, run_time=2.0))
-        verdict = caption("large scores make the gradient vanish, not explode", PROMINENT, palette.HEAT_HIGH)
-        fit_width(verdict, 12).next_to(rows, DOWN, buff=0.6)
+        self.narrate(
+            "As the same scores grow, the size of softmax's gradient shrinks toward zero.",
+            LaggedStart(*(FadeIn(r, shift=RIGHT * 0.2) for r in rows), lag_ratio=0.4),
+        )
         self.narrate("So the danger is vanishing gradients, not exploding ones: dividing by √d_k keeps them alive.")
         self.play(Write(verdict))
         self.wait(1.5)
 
+    @staticmethod
+    def gradient_bars(demo: SaturationDemo) -> VGroup:
+        """One row per scale: the scaled scores' name, a bar as long as softmax's gradient, its size."""
+        longest = float(max(demo.gradient_norm))
+        rows = []
+        for scale, norm in zip(demo.scales, demo.gradient_norm, strict=True):
+            name = formula(rf"\text{{scores}} \times {fmt(scale, 0)}", size=FORMULA)
+            bar = Rectangle(width=max(7.0 * norm / longest, 0.02), height=0.45, stroke_width=0)
+            bar.set_fill(palette.TEXT, opacity=0.8)
+            size = caption(f"gradient size {fmt(norm, 4)}", LEAD)
+            rows.append(VGroup(name, bar, size))
+        for n, row in enumerate(rows):  # names right-aligned, bars starting on one line
+            row[0].move_to(0.8 * n * DOWN, aligned_edge=RIGHT)
+            row[1].next_to(row[0], RIGHT, buff=0.4).align_to(ORIGIN + 0.4 * RIGHT, LEFT)
+            row[2].next_to(row[1], RIGHT, buff=0.3)
+        return VGroup(*rows)
+
 
 class SeparateCosine(LessonScene):
-    """The score is the dot product, not the cosine: cos(angle) times both lengths, for the dot-product demo's pair."""
+    """The score is the dot product, not the cosine: cos(angle) times both lengths, for the dot-product demo's pair,
+    drawn as two arrows in the plane they span."""
 
     def construct(self) -> None:
         we = self.values.worked_example
         al, tokens = we.alignment, we.tokens
-        title = self.show_title()
+        self.show_title()
+        picture = self.picture(al)
         pair = caption(f"q of “{tokens[al.query_token]}”, k of “{tokens[al.key_token]}” (head 1)", BODY, palette.MUTED)
-        notation(pair).next_to(title, DOWN, buff=0.6)
         lines = VGroup(
-            formula(rf"\cos(\text{{angle}}) = {fmt(al.cosine)}", size=FORMULA),
+            formula(rf"\cos\theta = {fmt(al.cosine)}", size=FORMULA),
             formula(rf"|q| = {fmt(al.norm_query)}, \quad |k| = {fmt(al.norm_key)}", size=FORMULA),
+            formula(r"q \cdot k = |q|\,|k| \cos\theta", size=FORMULA),
             formula(
-                rf"q \cdot k = {fmt(al.cosine)} \cdot {fmt(al.norm_query)} \cdot {fmt(al.norm_key)} = {fmt(al.dot)}",
-                size=FORMULA,
+                rf"= {fmt(al.norm_query)} \cdot {fmt(al.norm_key)} \cdot {fmt(al.cosine)} = {fmt(al.dot)}", size=FORMULA
             ),
-        ).arrange(DOWN, buff=0.4)
-        lines.next_to(pair, DOWN, buff=0.5)
-        self.narrate("One source calls the score a cosine similarity. The cosine only measures the angle.")
-        self.play(FadeIn(pair), Write(lines[0]))
-        self.narrate("The score is the dot product: the cosine times the lengths of the query and the key.")
-        self.play(Write(lines[1]))
-        self.play(Write(lines[2]))
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.35)
         why = VGroup(
-            caption("the cosine stays between −1 and 1 in any dimension;", BODY, palette.MUTED),
-            caption("lengths, and so dot products, grow with dₖ: hence ÷√dₖ", BODY),
-        ).arrange(DOWN, buff=0.15)
-        notation(why[0])
-        fit_width(why, 12).next_to(lines, DOWN, buff=0.6)
+            caption("the cosine stays between −1 and 1", BODY, palette.MUTED),
+            caption("in any dimension; lengths, and so", BODY, palette.MUTED),
+            caption("dot products, grow with dₖ: hence ÷√dₖ", BODY),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+        panel = VGroup(notation(pair), lines, notation(why)).arrange(DOWN, aligned_edge=LEFT, buff=0.5)
+        fit_content(VGroup(picture, panel).arrange(RIGHT, buff=0.9))
+        self.narrate(
+            "One source calls the score a cosine similarity. The cosine only measures the angle.",
+            FadeIn(picture),
+            FadeIn(pair),
+            Write(lines[0]),
+        )
+        self.narrate(
+            "The score is the dot product: the cosine times the lengths of the query and the key.",
+            Succession(Write(lines[1]), Write(lines[2]), Write(lines[3])),
+        )
         self.narrate("A cosine stays between minus one and one, but lengths grow with d_k, so dot products do too.")
         self.play(FadeIn(why))
         self.wait(1.5)
+
+    @staticmethod
+    def picture(al: Alignment) -> VGroup:
+        """q and k as arrows from the origin of their plane, the angle between them marked θ."""
+        plane = VectorPlane.fitting(np.array([al.plane_query, al.plane_key]), width=5.2, height=5.2)
+        query = plane.polar_arrow(al.norm_query, al.angle_query, palette.QUERY)
+        key = plane.polar_arrow(al.norm_key, al.angle_key, palette.KEY)
+        start, turn = sorted((al.angle_query, al.angle_key))[0], abs(al.angle_key - al.angle_query)
+        arc = Arc(radius=0.9, start_angle=start, angle=turn, arc_center=plane.c2p(0, 0), color=palette.HIGHLIGHT)
+        middle = start + turn / 2
+        theta = formula(r"\theta", size=FORMULA, color=palette.HIGHLIGHT)
+        theta.move_to(plane.c2p(0, 0) + 1.3 * np.array([np.cos(middle), np.sin(middle), 0]))
+        names = VGroup(
+            formula("q", size=FORMULA, color=palette.QUERY).next_to(query.get_end(), UP + RIGHT, buff=0.1),
+            formula("k", size=FORMULA, color=palette.KEY).next_to(key.get_end(), UP + RIGHT, buff=0.1),
+        )
+        return VGroup(plane, query, key, arc, theta, names)

@@ -27,9 +27,11 @@ from manim import (
     Transform,
     VGroup,
     Write,
+    config,
 )
 
 from scenes.kit import (
+    BODY,
     DISPLAY_LARGE,
     LABEL,
     LEAD,
@@ -44,7 +46,16 @@ from scenes.kit import (
     notation,
     palette,
 )
-from scenes.kit.layout import MAX_COLS, MAX_ROWS, below_title, fit_content, fit_width, matrix_font, token_matrix
+from scenes.kit.layout import (
+    MAX_COLS,
+    MAX_ROWS,
+    SAFE_MARGIN,
+    below_title,
+    fit_content,
+    fit_width,
+    matrix_font,
+    token_matrix,
+)
 from scenes.kit.numbers import fmt, places_for
 
 
@@ -76,7 +87,16 @@ class ShowEmbeddings(LessonScene):
         matrix = token_matrix(x, tokens, "X", max_cols=8)
         brace = Brace(matrix.cells, DOWN, color=palette.MUTED)
         width = formula(rf"d_{{\text{{model}}}} = {we.d_model}", size=TITLE).next_to(brace, DOWN, buff=0.1)
-        fit_content(VGroup(matrix, brace, width))  # X with its width brace, as large as the frame allows
+        row = VGroup(
+            caption("one vector per token:", BODY, palette.MUTED),
+            caption(f"{tokens[0]} = [{', '.join(fmt(v, matrix.places) for v in x[0])}]", BODY),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+        figure = fit_content(VGroup(matrix, brace, width))  # X with its width brace, as large as the frame allows
+        beside = VGroup(figure, row.next_to(figure, RIGHT, buff=0.9))
+        if beside.width <= config.frame_width - 2 * SAFE_MARGIN:  # the row beside X, where X leaves room
+            beside.set_x(0)
+        else:
+            row = VGroup()
         self.narrate("Stacked one row per token, the embeddings form the input matrix X.")
         self.play(
             ReplacementTransform(sentence, matrix.get_row_labels()),
@@ -89,12 +109,12 @@ class ShowEmbeddings(LessonScene):
         self.play(FadeIn(brace), Write(width))
         frame = matrix.row_frame(0)
         self.narrate(f"Row by row, X holds one vector per token: here the row of '{tokens[0]}'.")
-        self.play(Create(frame))
+        self.play(Create(frame), FadeIn(row, shift=LEFT * 0.2))
         self.wait(1.5)
 
 
 class ConfigureModel(LessonScene):
-    """Step 2: d_model and h are chosen; d_k = d_model / h is derived."""
+    """Step 2: d_model and h are chosen (hyperparameters, so that the shapes fit); d_k = d_model / h is derived."""
 
     def construct(self) -> None:
         we = self.values.worked_example
@@ -109,13 +129,14 @@ class ConfigureModel(LessonScene):
             ),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.45)
         notes = VGroup(
-            caption("the size of each token's vector", color=palette.MUTED),
-            caption("attention heads, running in parallel", color=palette.MUTED),
-            caption("the size of each head's query, key and value", color=palette.MUTED),
+            caption("chosen: the size of each token's vector", color=palette.MUTED),
+            caption("chosen: attention heads, running in parallel", color=palette.MUTED),
+            caption("derived: the size of each head's query, key and value", color=palette.MUTED),
         )
         for line, note in zip(lines, notes, strict=True):
             note.next_to(lines, RIGHT, buff=0.6).match_y(line)
-        VGroup(lines, notes).move_to(UP * 0.7)
+        sizes = VGroup(lines, notes)
+        below_title(sizes.scale(min(1.25, 13 / sizes.width))).set_x(0).shift(0.3 * DOWN)
         narration = (
             f"The model has width d_model = {d_model}.",
             f"It runs h = {h} attention heads side by side.",
@@ -125,6 +146,11 @@ class ConfigureModel(LessonScene):
             self.narrate(text)
             self.play(Write(line), FadeIn(note), run_time=1.2)
             self.wait(0.5)
+        self.narrate(
+            "d_model and h are hyperparameters, chosen before training so that the shapes fit: "
+            "d_model must divide evenly into h heads.",
+            about=VGroup(lines[0], lines[1]),
+        )
         self.narrate(
             "Each head reads all d_model numbers of a token but writes only d_k: "
             "side by side, the heads' outputs fill d_model again."
@@ -136,9 +162,9 @@ class ConfigureModel(LessonScene):
 
     def split_bar(self, d_model: int, h: int, d_k: int) -> list[VGroup]:
         """d_model squares, grouped into h heads of d_k, each head labelled."""
-        side = min(0.6, 9 / d_model)
+        side = min(1.0, 12 / d_model)
         squares = VGroup(*(Square(side, stroke_color=palette.TEXT, stroke_width=2) for _ in range(d_model)))
-        squares.arrange(RIGHT, buff=0).move_to(DOWN * 2.1)
+        squares.arrange(RIGHT, buff=0).move_to(DOWN * 1.6)
         groups = []
         for head in range(h):
             cells = VGroup(*squares[head * d_k : (head + 1) * d_k])

@@ -130,6 +130,8 @@ def test_cat_sat_by_hand(values):
     np.testing.assert_allclose(cs.weights, [the, cat, sat], rtol=1e-12)
     z_the = [2 * the[0], the[1] + the[2], 2 * the[0], the[1] + the[2]]
     np.testing.assert_allclose(cs.output[0], z_the, rtol=1e-12)
+    # cat: 1·[1, 0, 1, 0] + e·[0, 1, 0, 1] + e·[1, 1, 1, 1], over 2e + 1.
+    np.testing.assert_allclose(cs.output[1], np.array([1 + E, 2 * E, 1 + E, 2 * E]) / (2 * E + 1), rtol=1e-12)
     # sat·[1, 0, 1, 0] + sat·[0, 1, 0, 1] + sat·[1, 1, 1, 1] with sat[0] = sat[1]: every entry is (1 + e)/(2 + e).
     np.testing.assert_allclose(cs.output[2], [(1 + E) / (2 + E)] * 4, rtol=1e-12)
 
