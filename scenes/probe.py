@@ -82,6 +82,7 @@ class Snapshot:
     narration: list[str] = field(default_factory=list)  # subtitles added up to this step
     said: list[str] = field(default_factory=list)  # the same sentences as the voice reads them
     frame: framing.Frame | None = None  # the screen after a play: timing, figure box (scenes.framing)
+    drawn: float | None = None  # on the last snapshot: share of the last frame, drawn by Cairo, that is not background
 
 
 def _is_text(m: Mobject) -> bool:
@@ -164,7 +165,8 @@ def dry_run_config(media: str) -> dict:
 
 
 def probe(entry: Entry, example: str | Path | None = None) -> list[Snapshot]:
-    """Play ``entry``'s scene without rendering; a snapshot after each play and wait."""
+    """Play ``entry``'s scene without rendering a video (TeX compiles; Cairo draws the last frame only);
+    a snapshot after each play and wait."""
     cls = load_scene_class(entry)
     snapshots: list[Snapshot] = []
     narration: list[str] = []
@@ -202,6 +204,8 @@ def probe(entry: Entry, example: str | Path | None = None) -> list[Snapshot]:
             scene.play = recording(scene.play, "play")
             scene.wait = recording(scene.wait, "wait")
             scene.render()
+            if snapshots:
+                snapshots[-1].drawn = framing.content_share(scene, scene.mobjects)
     finally:
         if example is not None:
             if previous is None:

@@ -1,4 +1,4 @@
-"""Every lesson scene, played without rendering: layout, numbers audit, narration."""
+"""Every lesson scene, played without rendering a video: layout, numbers audit, narration, its last frame."""
 
 import subprocess
 import sys
@@ -79,6 +79,12 @@ def frames(entry):
 
 
 @pytest.mark.parametrize("entry", LESSON, ids=[e.id for e in LESSON])
+def test_last_frame_is_drawn(entry):
+    """Cairo draws the scene's last frame with its real TeX: a scene that plays but cannot draw fails here."""
+    assert snapshots(entry)[-1].drawn > 0.005, "the last frame is (almost) empty"
+
+
+@pytest.mark.parametrize("entry", LESSON, ids=[e.id for e in LESSON])
 def test_scene_opens_on_its_title_and_figure(entry):
     assert first_frame_problems(frames(entry)) == []
 
@@ -93,4 +99,4 @@ def test_scene_follows_the_layout_grid(entry):
     assert grid_problems(frames(entry)) == []
 
 
-pytestmark = pytest.mark.slow  # plays every scene (no frames drawn)
+pytestmark = pytest.mark.slow  # plays every scene (one frame drawn)
