@@ -214,7 +214,7 @@ class Run:
         logs = self.output / "logs"
         logs.mkdir(exist_ok=True)
         log_file = job.work_dir(self.output) / "manim.log"
-        log = log_file.read_text(errors="replace") if log_file.is_file() else "(the worker wrote no log)"
+        log = log_file.read_text(errors="replace") if log_file.is_file() else workers.early_failure()
         write_atomically(logs / f"{job.stem}.log", log)
         record = job.record
         record.file = record.thumbnail = record.subtitles = None

@@ -3,11 +3,13 @@ imported manim once, in its own media folder, and ends with render.py even when 
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing
 import os
 import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -87,23 +89,44 @@ def workers() -> BaseContext:
     return context
 
 
+@cache
+def server_log() -> Path:
+    """render.py's own file for the fork server's output, removed when render.py ends."""
+    handle, name = tempfile.mkstemp(prefix="attention-workers-", suffix=".log")
+    os.close(handle)
+    atexit.register(Path(name).unlink, missing_ok=True)
+    return Path(name)
+
+
+def early_failure() -> str:
+    """The log of a worker that ended before it could start manim (so before it opened its own log):
+    the fork server's output, where the traceback of such a worker goes."""
+    said = server_log().read_text(errors="replace").strip() if server_log().is_file() else ""
+    return (
+        "The worker ended before manim started. A change to the code during a run can cause this "
+        "(the workers import what the fork server loaded when the run began): run again.\n"
+        f"The fork server's output:\n{said or '(nothing)'}\n"
+    )
+
+
 @contextmanager
 def inherited_by_the_server() -> Iterator[None]:
     """What the fork server inherits as it starts.
 
-    Its output goes to /dev/null: manim's consoles, made as it imports manim, must not take
-    render.py's terminal for theirs. Ctrl-C and SIGTERM are ignored, by the server and every
-    worker forked from it: a stop request to the process group is render.py's to handle (it
-    stops the workers and keeps what is finished). Blocked meanwhile, a request that comes as
-    the server starts waits for render.py instead of being lost (Linux never discards a blocked signal).
+    Its output goes to :func:`server_log`: manim's consoles, made as it imports manim, must not take
+    render.py's terminal for theirs, and a worker that fails before its own log is open writes there.
+    Ctrl-C and SIGTERM are ignored, by the server and every worker forked from it: a stop request
+    to the process group is render.py's to handle (it stops the workers and keeps what is
+    finished). Blocked meanwhile, a request that comes as the server starts waits for render.py
+    instead of being lost (Linux never discards a blocked signal).
     """
     saved = [os.dup(fd) for fd in (1, 2)]
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
     handlers = {sig: signal.signal(sig, signal.SIG_IGN) for sig in SIGNALS}
     try:
-        with open(os.devnull, "w") as devnull:
+        with open(server_log(), "a") as sink:
             for fd in (1, 2):
-                os.dup2(devnull.fileno(), fd)
+                os.dup2(sink.fileno(), fd)
         yield
     finally:
         for fd, copy in zip((1, 2), saved, strict=True):
