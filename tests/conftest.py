@@ -150,6 +150,15 @@ def lesson(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return render_lesson(tmp_path_factory.getbasetemp() / "lesson")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def media_of_this_worker(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """manim's media folder (its Text and TeX SVG caches) for this test process alone: two xdist workers
+    writing one text's SVG into the repository's media/ at once made the other read half a file."""
+    from manim import config
+
+    config.media_dir = str(tmp_path_factory.mktemp("media"))
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Render and browser tests are slow too: ``pytest -m "not slow"`` is the quick subset.
 
