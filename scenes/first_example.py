@@ -38,7 +38,7 @@ from scenes.kit import (
     notation,
     palette,
 )
-from scenes.kit.layout import GAP, SUBTITLE_TOP, TOP, caption_band
+from scenes.kit.layout import GAP, SUBTITLE_TOP, TOP, caption_band, fit_width
 from scenes.kit.numbers import fmt, places_for
 
 BASELINE_Y = -2.6  # where the softmax bars of CompareScaling stand
@@ -62,11 +62,6 @@ def number_text(value: float) -> str:
 def is_identity(matrix: np.ndarray) -> bool:
     """Whether a projection leaves vectors unchanged."""
     return bool(np.allclose(matrix, np.eye(*np.shape(matrix))))
-
-
-def fit_width(mob, width: float):
-    """Scale ``mob`` down (never up) to ``width``."""
-    return mob.scale_to_fit_width(width) if mob.width > width else mob
 
 
 class WorkCatSat(LessonScene):
