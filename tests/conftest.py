@@ -159,6 +159,7 @@ def media_of_this_worker(tmp_path_factory: pytest.TempPathFactory) -> None:
     config.media_dir = str(tmp_path_factory.mktemp("media"))
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups into the test ids
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Render and browser tests are slow too: ``pytest -m "not slow"`` is the quick subset.
 
@@ -174,7 +175,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if "lesson" in getattr(item, "fixturenames", ()):
             group = "lesson"
         elif callspec is not None and "entry" in callspec.params:
-            group = f"{module}[{callspec.params['entry'].id}]"
+            group = f"{module}:{callspec.params['entry'].id}"  # no "]" at the end: xdist reads that as no group
         else:
             group = module
         item.add_marker(pytest.mark.xdist_group(group))
