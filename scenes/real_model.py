@@ -28,12 +28,14 @@ from manim import (
 
 from scenes.kit import (
     CELL,
-    TOKEN_FONT,
+    LABEL,
+    TINY,
     Heatmap,
     LessonScene,
     Number,
     TokenRow,
     VectorPlane,
+    caption,
     nice_extent,
     notation,
     palette,
@@ -44,20 +46,10 @@ from scenes.kit.meaning_map import WordMark, cluster_color, place_label
 from scenes.kit.numbers import fmt
 
 
-def caption(text: str, size: float = 22, color: ManimColor = palette.TEXT) -> Text:
-    """A line of explanation built from words (no example values in it)."""
-    return notation(Text(text, font=TOKEN_FONT, font_size=size, color=color))
-
-
 def model_line(rm: dict) -> VGroup:
-    """The model's name and size, with the state size from the data file."""
-    name = caption(f"{rm.model}", 20, palette.MUTED)
-    size = Text(
-        f"{rm.layers} layers × {rm.heads} heads · {rm.hidden_size}-dimensional states",
-        font=TOKEN_FONT,
-        font_size=20,
-        color=palette.MUTED,
-    )
+    """The model's name (its digits are part of the name) and its sizes, from the data file."""
+    name = notation(caption(f"{rm.model}", CELL, palette.MUTED))
+    size = caption(f"{rm.layers} layers × {rm.heads} heads · {rm.hidden_size}-dimensional states", CELL, palette.MUTED)
     return VGroup(name, size).arrange(RIGHT, buff=0.35)
 
 
@@ -100,12 +92,10 @@ class ReadRealAttention(LessonScene):
             FadeIn(grid.layer_labels), FadeIn(grid.head_labels), FadeIn(grid.heads_title), FadeIn(grid.color_scale)
         )
         self.play(LaggedStart(*(FadeIn(row) for row in grid.body), lag_ratio=0.25, run_time=2.5))
-        share = Text(
+        share = caption(
             f"averaged over all {rm.head_count} heads, “{rm.focus}” gives "
             f"{fmt(sentence.special_share)} of its attention to [CLS] and [SEP]",
-            font=TOKEN_FONT,
-            font_size=20,
-            color=palette.TEXT,
+            CELL,
         ).next_to(grid, DOWN, buff=0.3)
         self.narrate("Many heads park most of their weight on the special pieces: a learned way of looking at nothing.")
         self.play(FadeIn(share))
@@ -128,10 +118,12 @@ class ReadRealAttention(LessonScene):
         weight = caption_band(self.focus_line(rm, sentence))
         VGroup(toy, real).arrange(RIGHT, buff=1.4, aligned_edge=DOWN).next_to(weight, UP, buff=0.35)
         names = VGroup(
-            caption("toy example, head 1", 20, palette.MUTED).next_to(VGroup(toy.cells, toy.col_labels), UP, buff=0.15),
-            caption(f"{rm.model.split('/')[-1]}, layer {layer + 1}, head {head + 1}", 20, palette.MUTED).next_to(
-                VGroup(real.cells, real.col_labels), UP, buff=0.15
+            notation(caption("toy example, head 1", CELL, palette.MUTED)).next_to(
+                VGroup(toy.cells, toy.col_labels), UP, buff=0.15
             ),
+            notation(
+                caption(f"{rm.model.split('/')[-1]}, layer {layer + 1}, head {head + 1}", CELL, palette.MUTED)
+            ).next_to(VGroup(real.cells, real.col_labels), UP, buff=0.15),
         )
         self.play(FadeOut(grid), FadeOut(keep), ReplacementTransform(frame, real.cells), run_time=1.2)
         self.play(FadeIn(real.get_labels()), FadeIn(real.get_digits()), FadeIn(names[1]))
@@ -143,12 +135,11 @@ class ReadRealAttention(LessonScene):
     def focus_line(rm: dict, sentence: dict) -> Text:
         """How much of its attention the focus word gives its strongest piece, in the featured head."""
         strongest = sentence.featured_strongest
-        return Text(
+        return caption(
             f"“{rm.focus}” gives {fmt(sentence.featured_row[strongest])} of its attention "
             f"to “{sentence.pieces[strongest]}”",
-            font=TOKEN_FONT,
-            font_size=22,
-            color=palette.QUERY,
+            LABEL,
+            palette.QUERY,
         )
 
     def point_at_focus(self, rm: dict, we: dict, sentence: dict, toy: Heatmap, real: Heatmap, weight: Text) -> None:
@@ -198,13 +189,13 @@ class ShiftTable(VGroup):
     def __init__(self, cases: Sequence[tuple[str, str, dict[str, float]]], focus: str) -> None:
         super().__init__()
         clusters = list(cases[0][2])
-        self.header = VGroup(*(caption(name, 20, cluster_color(name)) for name in clusters))
-        self.title = caption("cosine similarity to the centre of", 18, palette.MUTED)
+        self.header = VGroup(*(caption(name, CELL, cluster_color(name)) for name in clusters))
+        self.title = caption("cosine similarity to the centre of", CELL, palette.MUTED)
         self.rows = VGroup()
         for tag, text, cosines in cases:
             label = VGroup(
-                caption(tag, 17, palette.TEXT),
-                Text(text, font=TOKEN_FONT, font_size=17, color=palette.MUTED, t2c={focus: palette.TEXT}),
+                caption(tag, TINY, palette.TEXT),
+                caption(text, TINY, palette.MUTED, t2c={focus: palette.TEXT}),
             ).arrange(RIGHT, buff=0.2)
             numbers = VGroup(
                 *(Number(cosines[n], num_decimal_places=2, font_size=CELL, color=cluster_color(n)) for n in clusters)
@@ -251,7 +242,7 @@ class TraceRealShift(LessonScene):
         zoom = self.zoom_in(rm, overview, plane)
         for k in range(len(rm.sentences)):
             self.show_sentence(rm, k, zoom, table)
-        moral = caption(f"one word, “{rm.focus}”: its sentence decides which meaning it is closer to", 22)
+        moral = caption(f"one word, “{rm.focus}”: its sentence decides which meaning it is closer to", LABEL)
         self.narrate(
             f"The same word, moved by its context: in the model's full {rm.hidden_size}-dimensional space, "
             "the context decides which meaning it is closer to."
@@ -270,13 +261,8 @@ class TraceRealShift(LessonScene):
 
     def state_projection(self, rm: dict, title: Text) -> VGroup:
         lines = VGroup(
-            caption("a 2-D projection (PCA fitted on the cluster words)", 18, palette.MUTED),
-            Text(
-                f"of the {rm.hidden_size}-dimensional space of {rm.model}",
-                font=TOKEN_FONT,
-                font_size=18,
-                color=palette.MUTED,
-            ),
+            notation(caption("a 2-D projection (PCA fitted on the cluster words)", CELL, palette.MUTED)),
+            caption(f"of the {rm.hidden_size}-dimensional space of {rm.model}", CELL, palette.MUTED),
         ).arrange(DOWN, buff=0.08)
         lines.next_to(title, DOWN, buff=0.15)
         self.narrate(
@@ -304,7 +290,7 @@ class TraceRealShift(LessonScene):
                 mark(plane.c2p(*p), w, color, self.obstacles)
                 for w, p in zip(words, rm.cluster_points[name], strict=True)
             ]
-            centre = caption(f"{name} centre", 17, color)
+            centre = caption(f"{name} centre", TINY, color)
             place_label(centre, rings[name], self.obstacles)
             self.obstacles.append(centre)
             overview.add(*marks, rings[name], centre)
@@ -348,7 +334,7 @@ class TraceRealShift(LessonScene):
         side = zoomed.get_right() if direction[0] > 0 else zoomed.get_left()
         tip = side + UP * (zoomed.height / 2 - 0.3) - np.sign(direction[0]) * RIGHT * 0.15
         arrow = Arrow(tip - direction * 0.7, tip, buff=0, color=cluster_color(name), stroke_width=5)
-        label = caption(f"toward {name}", 17, cluster_color(name)).next_to(
+        label = caption(f"toward {name}", TINY, cluster_color(name)).next_to(
             arrow, -np.sign(direction[0]) * RIGHT, buff=0.1
         )
         return VGroup(arrow, label)
