@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from attention_math.example import DEFAULT_EXAMPLE, ROOT
-from render.media import ENCODER
+from render.encoding import ENCODER
 from scenes.lesson import Entry
 
 REFERENCE = {"preset": "medium", "crf": "18"}  # the quality guard's reference encode of the same frames
@@ -44,7 +44,7 @@ def manim_clip(entry: Entry, media: Path, encoder: dict[str, str]) -> tuple[floa
     """The scene at 1080p60, silent, cold, as a render.py worker runs it (manim's command line through
     render.workers' encoder hook), as a child process so that its CPU time counts: wall, CPU, the clip."""
     code = (
-        f"import sys; from render.workers import use_encoder; use_encoder({encoder!r})\n"
+        f"import sys; from render.encoding import use_encoder; use_encoder({encoder!r})\n"
         "from manim.__main__ import main; sys.argv = ['manim', *sys.argv[1:]]; main()"
     )
     env = {**os.environ, "ATTENTION_EXAMPLE": str(DEFAULT_EXAMPLE), "ATTENTION_VOICE": "none",

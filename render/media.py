@@ -26,11 +26,6 @@ PEAK_LIMITER = f"alimiter=limit={10 ** (LIMITER_CEILING / 20):.4f}:attack=2:rele
 AUDIO_CODECS = {".mp4": ["-c:a", "aac", "-b:a", "128k"], ".mov": ["-c:a", "aac", "-b:a", "128k"],
                 ".webm": ["-c:a", "libopus", "-b:a", "96k"]}  # fmt: skip
 TITLE = "Self-attention, animated"
-#: libx264 settings of every MP4/MOV clip (manim 0.21 fixes CRF 23 at preset medium; render.workers applies
-#: these). The fastest preset that keeps H.264 High (ultrafast drops to Baseline) and the quality guard (SSIM
-#: >= 0.98, at most 1.5x the size of a medium CRF 18 encode): measured in the README's Benchmark section, as
-#: were the tunes (animation and stillimage cost more CPU than none here). Part of every fingerprint.
-ENCODER: dict[str, str] = {"preset": "superfast", "crf": "23"}
 
 
 class CheckError(Exception):

@@ -17,12 +17,12 @@ from typing import Any, Literal
 from attention_math.example import ROOT
 from scenes.lesson import LESSON, Entry
 
+from .encoding import ENCODER
 from .manifest import SceneRecord, Status
-from .media import ENCODER
 from .settings import UsageError
 
 #: what every scene shares: a change here re-renders the whole lesson
-SHARED_SOURCES = ("scenes/kit", "scenes/lesson.py", "attention_math")
+SHARED_SOURCES = ("scenes/kit", "scenes/lesson.py", "attention_math", "render/encoding.py")
 WORK = ".work"  # per-scene media folders and files not yet checked; removed at the end of every run
 
 
@@ -99,11 +99,16 @@ def files_digest(paths: list[Path]) -> str:
     return digest.hexdigest()
 
 
+def shared_files() -> list[Path]:
+    """The files of :data:`SHARED_SOURCES` (folders' files, and files named directly), in a fixed order."""
+    paths = [p for name in SHARED_SOURCES for p in [ROOT / name, *sorted((ROOT / name).rglob("*"))]]
+    return [p for p in paths if p.is_file() and "__pycache__" not in p.parts]
+
+
 @cache
 def shared_inputs() -> dict[str, str]:
-    """What every scene depends on: the shared sources (read once per run) and the manim version."""
-    files = [p for name in SHARED_SOURCES for p in sorted((ROOT / name).rglob("*")) if p.is_file()]
-    return {"shared": files_digest([p for p in files if "__pycache__" not in p.parts]), "manim": version("manim")}
+    """What every scene depends on: the shared sources (read once per run), and manim's and PyAV's versions."""
+    return {"shared": files_digest(shared_files()), "manim": version("manim"), "av": version("av")}
 
 
 def named_files(value: Any) -> dict[str, str]:

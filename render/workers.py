@@ -20,12 +20,10 @@ from multiprocessing.connection import Connection
 from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any
 
 from attention_math.example import ROOT
 
-from .media import ENCODER
+from .encoding import ENCODER, use_encoder
 from .plan import Job
 from .settings import Settings
 
@@ -151,46 +149,6 @@ def render_scene(manim_args: list[str], log: Path, env: dict[str, str], render_p
     from manim.__main__ import main as manim_main
 
     manim_main()
-
-
-def use_encoder(options: dict[str, str]) -> None:
-    """In a worker: make manim 0.21 encode its clips our way (the one place that patches manim).
-
-    manim's ``SceneFileWriter`` fixes libx264 at CRF 23 with no setting for the preset or tune, converts
-    a held frame (a still stretch: one drawing written ``n`` times) from RGBA to YUV ``n`` times, and
-    writes an MP4's index at its end. Here: ``options`` reach every libx264 stream before its first
-    frame (the codec opens then), a held frame is converted once, and MP4/MOV files get ``+faststart``
-    (index first, so a browser plays a clip before it has all of it).
-    """
-    import av
-    from manim.scene import scene_file_writer as writer
-
-    av_open: Any = av.open
-    open_stream = writer.SceneFileWriter.open_partial_movie_stream
-
-    def open_partial_movie_stream(self: Any, file_path: Any = None) -> None:
-        open_stream(self, file_path)
-        context = self._current_encode_job.stream.codec_context
-        if context.name == "libx264":
-            context.options = {**context.options, **options}
-
-    def encode_and_write_frame(self: Any, frame: Any, num_frames: int) -> None:
-        video = av.VideoFrame.from_ndarray(frame, format="rgba")
-        if num_frames > 1:
-            video = video.reformat(format=self.stream.pix_fmt)
-        for _ in range(num_frames):
-            video.pts = None  # numbered by the encoder; a reused frame keeps the number it was given
-            for packet in self.stream.encode(video):
-                self.container.mux(packet)
-
-    def open_container(file: Any, mode: str = "r", **kwargs: Any) -> Any:
-        if mode == "w" and Path(str(file)).suffix in (".mp4", ".mov"):
-            kwargs["container_options"] = {**kwargs.get("container_options", {}), "movflags": "+faststart"}
-        return av_open(file, mode, **kwargs)
-
-    writer.SceneFileWriter.open_partial_movie_stream = open_partial_movie_stream  # type: ignore[method-assign]
-    writer._PartialMovieEncodeJob._encode_and_write_frame = encode_and_write_frame  # type: ignore[method-assign]
-    vars(writer)["av"] = SimpleNamespace(**{**vars(av), "open": open_container})
 
 
 @cache

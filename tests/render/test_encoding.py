@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from attention_math.example import ROOT
+from render.encoding import ENCODER
 from render.manifest import SceneRecord, Status
-from render.media import ENCODER
-from render.plan import Job, expected_seconds, fingerprint, longest_first, plan
+from render.plan import SHARED_SOURCES, Job, expected_seconds, fingerprint, longest_first, plan, shared_files
 from render.progress import estimate_left
 from scenes.lesson import LESSON
 from tests.conftest import manifest, render
@@ -99,6 +100,14 @@ def test_encoder_settings_are_in_the_fingerprint():
     assert shipped == fingerprint(entry, raw, settings, dict(ENCODER))
     assert shipped != fingerprint(entry, raw, settings, {**ENCODER, "crf": "18"})
     assert shipped != fingerprint(entry, raw, settings, {**ENCODER, "preset": "medium"})
+
+
+def test_every_shared_source_is_in_every_fingerprint():
+    """Folders and single files alike (scenes/lesson.py, render/encoding.py): each adds its files to the digest."""
+    files = shared_files()
+    for name in SHARED_SOURCES:
+        assert any(f == ROOT / name or ROOT / name in f.parents for f in files), name
+    assert ROOT / "render" / "encoding.py" in files and ROOT / "scenes" / "lesson.py" in files
 
 
 def top_level_boxes(mp4: Path) -> list[str]:
