@@ -19,6 +19,7 @@ from scenes.narration.spoken import written
 from scenes.narration.voice import Speaker, speaker
 
 from . import palette
+from .camera import LessonCamera
 from .motion import builds, built, highlight, moved
 from .text import SERIF, TITLE, caption, notation
 
@@ -56,6 +57,10 @@ class LessonScene(Scene):
     entry: Entry
     values: LessonValues
     narration_ends: float = 0.0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("camera_class", LessonCamera)  # images composited over their own box
+        super().__init__(*args, **kwargs)
 
     def setup(self) -> None:
         self.entry = by_class(type(self).__name__)
