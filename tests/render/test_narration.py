@@ -147,6 +147,12 @@ def test_a_recognizer_hears_the_neural_voice_numbers_included(tmp_path: Path) ->
     assert "four" in heard and "thousand" in heard
 
 
+def test_the_neural_voice_says_a_sentence_the_same_way_every_time(tmp_path: Path) -> None:
+    """Two synthesizer processes (two fresh caches): the same sound, so a scene renders to the same clip anywhere."""
+    first, second = (Speaker("piper", tmp_path / cache).say(spoken(SENTENCES[0])) for cache in ("a", "b"))
+    assert first.wav != second.wav and first.wav.read_bytes() == second.wav.read_bytes()
+
+
 def test_a_recognizer_hears_the_fallback_voice(tmp_path: Path) -> None:
     rate, heard = hit_rate(Speaker("espeak", tmp_path))  # robotic: pocketsphinx hears less of it
     assert rate >= 0.2, heard
