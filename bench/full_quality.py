@@ -40,18 +40,40 @@ def encode_floor(clip: Path) -> tuple[float, float]:
     return timed(["ffmpeg", "-v", "error", "-i", str(clip), *x264_flags(ENCODER), "-f", "null", "-"])
 
 
+#: a worker's render, timed from after the imports (render.py's workers fork from a server that made them): its
+#: wall and CPU seconds, TeX's child processes included, into the file named by BENCH_TIMES
+WORKER = """
+import json, os, resource, sys, time
+from render.encoding import use_encoder
+import manim.__main__, scenes.kit
+use_encoder(json.loads(sys.argv[1]))
+
+def cpu():
+    usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+    return sum(u.ru_utime + u.ru_stime for u in usage)
+
+started, used = time.perf_counter(), cpu()
+sys.argv = ["manim", *sys.argv[2:]]
+try:
+    manim.__main__.main()
+finally:
+    with open(os.environ["BENCH_TIMES"], "w") as out:
+        json.dump([time.perf_counter() - started, cpu() - used], out)
+"""
+
+
 def manim_clip(entry: Entry, media: Path, encoder: dict[str, str]) -> tuple[float, float, Path]:
     """The scene at 1080p60, silent, cold, as a render.py worker runs it (manim's command line through
-    render.workers' encoder hook), as a child process so that its CPU time counts: wall, CPU, the clip."""
-    code = (
-        f"import sys; from render.encoding import use_encoder; use_encoder({encoder!r})\n"
-        "from manim.__main__ import main; sys.argv = ['manim', *sys.argv[1:]]; main()"
-    )
+    render.encoding's hook, after the imports): wall and CPU seconds, the clip."""
+    times = media / "times.json"
     env = {**os.environ, "ATTENTION_EXAMPLE": str(DEFAULT_EXAMPLE), "ATTENTION_VOICE": "none",
-           "ATTENTION_VOICE_CACHE": str(media / "voice"), "ATTENTION_NARRATION": str(media / "said.json")}  # fmt: skip
+           "ATTENTION_VOICE_CACHE": str(media / "voice"), "ATTENTION_NARRATION": str(media / "said.json"),
+           "BENCH_TIMES": str(times)}  # fmt: skip
     flags = ["-qh", "--disable_caching", "--progress_bar", "none", "--silent", "--max-inflight-encoders", "2",
              "--config_file", str(ROOT / "manim.cfg"), "--media_dir", str(media)]  # fmt: skip
-    wall, cpu = timed([sys.executable, "-c", code, "render", *flags, entry.file, entry.cls], env)
+    media.mkdir(parents=True, exist_ok=True)
+    timed([sys.executable, "-c", WORKER, json.dumps(encoder), "render", *flags, entry.file, entry.cls], env)
+    wall, cpu = json.loads(times.read_text())
     return wall, cpu, next(p for p in (media / "videos").rglob("*.mp4") if "partial_movie_files" not in p.parts)
 
 

@@ -22,7 +22,7 @@ from .manifest import SceneRecord, Status
 from .settings import UsageError
 
 #: what every scene shares: a change here re-renders the whole lesson
-SHARED_SOURCES = ("scenes/kit", "scenes/lesson.py", "attention_math", "render/encoding.py")
+SHARED_SOURCES = ("scenes/kit", "scenes/lesson.py", "attention_math", "render/encoding.py", "render/frames.py")
 WORK = ".work"  # per-scene media folders and files not yet checked; removed at the end of every run
 
 
