@@ -38,6 +38,7 @@ class Frame:
     still: bool  # a plain hold: nothing on screen changes
     figure: Box | None  # everything visible but the title, as one box
     opening: tuple[float, float] | None = None  # on the first step that takes time: content shares at its start
+    updating: tuple[str, ...] = ()  # on-screen mobjects with updaters: manim redraws them and all after them
 
 
 def _leaves(scene: Any) -> list[Mobject]:
@@ -85,7 +86,8 @@ def after(scene: Any, call: str, args: Sequence[Any], start: float, first: tuple
     """After a step: its span, whether it held still, and where things are."""
     still = call == "play" and all(isinstance(a, Wait) for a in args) and not scene.should_update_mobjects()
     opening = first if start == 0 and scene.time > 0 else None
-    return Frame(start, scene.time, still, _box(_leaves(scene)), opening)
+    updating = tuple(type(m).__name__ for m in scene.get_mobject_family_members() if m.updaters)
+    return Frame(start, scene.time, still, _box(_leaves(scene)), opening, updating)
 
 
 # --- checks ----------------------------------------------------------------------------
@@ -171,3 +173,9 @@ def reach_problems(boxes: Sequence[Box]) -> list[str]:
 
 def _rounded(box: Box) -> tuple[float, ...]:
     return tuple(round(v, 2) for v in box)
+
+
+def redraw_problems(frames: Sequence[Frame]) -> list[str]:
+    """A mobject left with an updater keeps itself and everything drawn after it out of manim's static
+    background: every later frame, holds included, is drawn in full. Scenes move things with animations."""
+    return sorted({f"{name} keeps an updater after {f.start:.1f} s" for f in frames for name in f.updating[:1]})

@@ -12,21 +12,26 @@ from manim import (
     PI,
     RIGHT,
     UP,
+    Animation,
     Brace,
     Create,
+    DecimalNumber,
     FadeIn,
     FadeOut,
     GrowArrow,
     Indicate,
     MathTex,
+    Mobject,
+    Rotate,
     SurroundingRectangle,
-    ValueTracker,
+    UpdateFromAlphaFunc,
     VGroup,
     Write,
-    always_redraw,
+    interpolate,
 )
 
 from attention_math.demos import dot_with_turned_key
+from attention_math.types import Alignment
 from scenes.kit import (
     BODY,
     HEADING,
@@ -186,6 +191,22 @@ class LookUpDatabase(LessonScene):
         return VGroup(VGroup(heading, query), bars, answer)
 
 
+def turn_key(
+    plane: VectorPlane, key: Mobject, reading: DecimalNumber, demo: Alignment, turn: tuple[float, float]
+) -> list[Animation]:
+    """The key arrow turns from one angle to the other about the origin (the plane's units are square)
+    while ``reading`` shows its dot product with the query.
+
+    Animations, not updaters: a mobject with an updater keeps itself and everything drawn after it
+    out of manim's static background, so every frame of the scene would be drawn in full.
+    """
+    start, end = turn
+    return [
+        Rotate(key, angle=end - start, about_point=plane.c2p(0, 0)),
+        UpdateFromAlphaFunc(reading, lambda m, a: m.set_value(dot_with_turned_key(demo, interpolate(start, end, a)))),
+    ]
+
+
 class AlignVectors(LessonScene):
     """Why the dot product: a key turns around a query while their dot product is read live."""
 
@@ -197,8 +218,7 @@ class AlignVectors(LessonScene):
         plane = VectorPlane((-reach, reach, -reach, reach), width=5.6, height=5.6)
         plane.next_to(title, DOWN, buff=0.3).to_edge(LEFT, buff=1.0)
         query = plane.polar_arrow(demo.norm_query, demo.angle_query, palette.QUERY)
-        angle = ValueTracker(demo.angle_key)
-        key = always_redraw(lambda: plane.polar_arrow(demo.norm_key, angle.get_value(), palette.KEY))
+        key = plane.polar_arrow(demo.norm_key, demo.angle_key, palette.KEY)
         names = VGroup(
             self.vector_name("query of", example.tokens[demo.query_token], demo.query, palette.QUERY),
             self.vector_name("key of", example.tokens[demo.key_token], demo.key, palette.KEY),
@@ -206,7 +226,6 @@ class AlignVectors(LessonScene):
 
         product = formula(r"Q \cdot K =", size=READOUT, tex_to_color_map={"Q": palette.QUERY, "K": palette.KEY})
         reading = number(demo.dot, 2, size=TITLE)
-        reading.add_updater(lambda d: d.set_value(dot_with_turned_key(demo, angle.get_value())))
         readout = VGroup(product, reading).arrange(RIGHT, buff=0.2)
         panel = VGroup(names, readout).arrange(DOWN, aligned_edge=LEFT, buff=0.6)
         panel.next_to(plane, RIGHT, buff=0.8).align_to(plane, UP).shift(0.4 * DOWN)
@@ -217,7 +236,7 @@ class AlignVectors(LessonScene):
         self.play(GrowArrow(query), GrowArrow(key), FadeIn(readout))
         self.wait(1.5)
 
-        verdict = VGroup()
+        verdict, key_angle = VGroup(), demo.angle_key
         for turn, label, said in (
             (0.0, "aligned: strong match", "Turn the key along the query: the largest score, a strong match."),
             (PI / 2, "orthogonal: irrelevant", "At a right angle the score is zero: the key is irrelevant."),
@@ -227,7 +246,9 @@ class AlignVectors(LessonScene):
                 readout, DOWN, aligned_edge=LEFT, buff=0.5
             )
             self.narrate(said)
-            self.play(angle.animate.set_value(demo.angle_query + turn), FadeOut(verdict), run_time=2)
+            target = demo.angle_query + turn
+            self.play(*turn_key(plane, key, reading, demo, (key_angle, target)), FadeOut(verdict), run_time=2)
+            key_angle = target
             self.play(FadeIn(new))
             verdict = new
             self.wait(1.2)
@@ -237,7 +258,7 @@ class AlignVectors(LessonScene):
         )
         rule.next_to(verdict, DOWN, aligned_edge=LEFT, buff=0.6)
         self.narrate("The score measures how parallel the query is to the key.")
-        self.play(angle.animate.set_value(demo.angle_key), FadeOut(verdict), run_time=2)
+        self.play(*turn_key(plane, key, reading, demo, (key_angle, demo.angle_key)), FadeOut(verdict), run_time=2)
         self.play(Write(rule))
         self.wait(2.5)
 

@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from attention_math.example import ROOT
-from scenes.framing import first_frame_problems, grid_problems, motion_problems, plays
+from scenes.framing import first_frame_problems, grid_problems, motion_problems, plays, redraw_problems
 from scenes.lesson import LESSON
 from scenes.narration.spoken import unspeakable
 from scenes.probe import audit_problems, layout_problems, probe
@@ -100,3 +100,8 @@ def test_scene_follows_the_layout_grid(entry):
 
 
 pytestmark = pytest.mark.slow  # plays every scene (one frame drawn)
+
+
+@pytest.mark.parametrize("entry", LESSON, ids=[e.id for e in LESSON])
+def test_scene_leaves_no_updater_that_redraws_every_frame(entry):
+    assert redraw_problems(frames(entry)) == []
