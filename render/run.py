@@ -168,17 +168,24 @@ class Run:
         """
         waiting, running = list(todo), list[Job]()
         with workers.interrupt_flag() as interrupted:
+
+            def fill() -> None:
+                """Start scenes until every worker is busy (none once interrupted)."""
+                while waiting and len(running) < self.settings.jobs and not interrupted:
+                    running.append(job := waiting.pop(0))
+                    arguments = workers.manim_arguments if job.kind == "clip" else slides.manim_arguments
+                    workers.start(job, self.settings, arguments)
+                progress.running([job.entry.id for job in running])
+
             try:
                 while (waiting or running) and not interrupted:
-                    while waiting and len(running) < self.settings.jobs:
-                        running.append(waiting.pop(0))
-                        job = running[-1]
-                        arguments = workers.manim_arguments if job.kind == "clip" else slides.manim_arguments
-                        workers.start(job, self.settings, arguments)
-                    progress.running([job.entry.id for job in running])
+                    fill()
                     time.sleep(0.05)
-                    for job in [j for j in running if j.process and j.process.exitcode is not None]:
+                    ended = [j for j in running if j.process and j.process.exitcode is not None]
+                    for job in ended:
                         running.remove(job)
+                    fill()  # the next scenes render while these are checked, voiced and placed
+                    for job in ended:
                         self.finish(job)
                         self.save()
                         progress.report(job)
