@@ -238,12 +238,11 @@ class WorkCatSat(LessonScene):
         tokens = cs.tokens
         z = LabelledMatrix(cs.output, row_labels=[f"Z({t})" for t in tokens], font_size=32, places=2)
         z.move_to(UP * 0.9)
-        self.narrate(
-            "Every other token works the same way, with its own row of weights: one row of Z per token.",
-            FadeOut(leaving),
-            FadeIn(z.get_frame()),
-            LaggedStart(*(FadeIn(c) for c in z.get_row(0)), lag_ratio=0.1),
-        )
+        self.narrate("Every other token works the same way, with its own row of weights: one row of Z per token.")
+        # the sum goes, then Z fills in while it is said (a fade stretched over the sentence redrew the whole
+        # outgoing sum in every frame of it)
+        self.play(FadeOut(leaving), run_time=0.5)
+        self.play(FadeIn(z.get_frame()), LaggedStart(*(FadeIn(c) for c in z.get_row(0)), lag_ratio=0.1))
         line = None
         for i in (row for row in z.shown_rows[1:] if row is not None):
             terms = " + ".join(f"{fmt(w)} × V({t})" for w, t in zip(cs.weights[i], tokens, strict=True))
