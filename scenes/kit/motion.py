@@ -33,6 +33,7 @@ from . import palette
 LAP = 2.5  # seconds for the highlight to travel once around the focus
 TRAIL = 0.35  # share of the outline lit at once
 HIGHLIGHT_WIDTH = 6.0  # stroke width: thick enough to read at 480p
+LIGHT_Z = 100  # the highlight's layer, above any a scene uses (the meaning map's labels: 1)
 
 _BUILDERS = (FadeIn, Create, DrawBorderThenFill, GrowFromPoint, GrowFromCenter)
 
@@ -73,5 +74,9 @@ def highlight(focus: Sequence[Mobject], seconds: float) -> Animation:
     # the light has gone by the last frame (a flash's last frame keeps a sliver, and thumbnails are last frames)
     dark = min(1 / config.frame_rate, seconds / 2)
     lap = (seconds - dark) / laps
+    # on top of every layer: manim redraws, in every frame, each mobject that sorts after a moving one
+    frame.set_z_index(LIGHT_Z)
     flashes = [ShowPassingFlash(frame.copy(), time_width=TRAIL, run_time=lap) for _ in range(laps)]
-    return Succession(*flashes, Wait(run_time=dark))
+    light = Succession(*flashes, Wait(run_time=dark))
+    light.mobject.set_z_index(LIGHT_Z)  # the group of the pause at the end, added to the scene too
+    return light

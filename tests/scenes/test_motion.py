@@ -65,3 +65,33 @@ def test_animations_given_to_narrate_last_as_long_as_the_sentence(played) -> Non
     drawn = next(seconds for names, seconds in plays if names == ["Create"])
     assert drawn == pytest.approx(4 - PAUSE, abs=1 / 15)
     assert scene.circle in scene.mobjects
+
+
+def test_a_highlight_redraws_only_its_light_over_a_raised_mobject() -> None:
+    """manim redraws every mobject that sorts after a moving one (z_index first): the light sorts last."""
+
+    class LocateAttention(LessonScene):
+        def construct(self) -> None:
+            self.show_title()
+            self.square = Square().set_z_index(1)  # as the meaning map's labels
+            self.play(FadeIn(self.square))
+            self.narrate("The square is the figure.", duration=3)
+            self.wait(2)
+
+    redrawn: list[list[object]] = []
+    original = Scene.play_internal
+
+    def recording(scene: Scene, *args: object, **kwargs: object) -> None:
+        if [type(a).__name__ for a in scene.animations] == ["Succession"]:
+            redrawn.append(list(scene.moving_mobjects))
+        original(scene, *args, **kwargs)
+
+    with tempfile.TemporaryDirectory() as media, tempconfig(dry_run_config(media)):
+        Scene.play_internal = recording  # type: ignore[method-assign]
+        try:
+            scene = LocateAttention()
+            scene.render()
+        finally:
+            Scene.play_internal = original  # type: ignore[method-assign]
+    assert redrawn, "no highlight played"
+    assert all(scene.square not in moving and scene.title not in moving for moving in redrawn)
