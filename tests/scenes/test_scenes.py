@@ -99,9 +99,9 @@ def test_scene_follows_the_layout_grid(entry):
     assert grid_problems(frames(entry)) == []
 
 
-pytestmark = pytest.mark.slow  # plays every scene (one frame drawn)
-
-
 @pytest.mark.parametrize("entry", LESSON, ids=[e.id for e in LESSON])
 def test_scene_leaves_no_updater_that_redraws_every_frame(entry):
     assert redraw_problems(frames(entry)) == []
+
+
+pytestmark = pytest.mark.slow  # plays every scene (one frame drawn)
