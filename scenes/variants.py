@@ -14,7 +14,6 @@ from manim import (
     UP,
     Create,
     FadeIn,
-    FadeOut,
     GrowArrow,
     LaggedStart,
     Rectangle,
@@ -136,7 +135,7 @@ class AttendAcross(LessonScene):
         heat = Heatmap(cross.weights, cross.decoder_tokens, we.tokens, cell=0.8, caption=True)
         below_title(heat).to_edge(LEFT, buff=1.4).shift(DOWN * 0.6)
         self.narrate("The weights form a grid with one row per decoder word and one column per encoder word.")
-        self.play(FadeOut(old), FadeIn(heat.get_labels()), FadeIn(heat.get_caption()))
+        self.swap(old, heat.get_labels(), heat.get_caption())
         self.play(LaggedStart(*(heat.fill_row(i) for i in range(len(cross.decoder_tokens))), lag_ratio=0.3))
         best = [int(np.argmax(row)) for row in cross.weights]
         self.play(*(Create(_frame(heat.get_cell(i, j), palette.TEXT)) for i, j in enumerate(best)))

@@ -121,7 +121,7 @@ class SumValues(LessonScene):
         self.narrate("Every token does the same. Together the rows form this head's output.")
         out = token_matrix(head.output, tokens, r"\text{head 1 output}")
         out.move_to(DOWN * 0.3)
-        self.play(FadeOut(old), FadeIn(out.get_frame()))
+        self.swap(old, out.get_frame())
         self.play(out.fill_in(run_time=1.5))
         self.wait(2)
 

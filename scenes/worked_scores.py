@@ -145,7 +145,7 @@ class AlignDotProducts(LessonScene):
         self.narrate("Every query meets every key: the scores fill the grid QKᵀ, one row per query.")
         grid = token_matrix(head.scores, tokens, r"QK^{\top}", col_labels=tokens, max_cols=MAX_ROWS)
         fit_width(grid, 12).move_to(DOWN * 0.3)
-        self.play(FadeOut(old), FadeIn(grid.get_frame()))
+        self.swap(old, grid.get_frame())
         pair = formula(r"q_i \cdot k_j", size=HEADING, color=palette.MUTED)
         for i in (i for i in grid.shown_rows if i is not None):
             cells = grid.get_row(i)

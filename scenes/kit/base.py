@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from manim import DEFAULT_WAIT_TIME, UP, Mobject, Scene, Text, Write, config
+from manim import DEFAULT_WAIT_TIME, UP, FadeIn, FadeOut, Mobject, Scene, Text, Write, config
 
 from attention_math import DEFAULT_EXAMPLE, LessonValues, lesson_values
 from attention_math.errors import ExampleError
@@ -131,6 +131,11 @@ class LessonScene(Scene):
         self.opening = False
         super().play(*args, **kwargs)
         self.focus = [m for m in moved(args) if m is not self.title] or self.focus
+
+    def swap(self, old: Mobject, *new: Mobject, seconds: float = 1.0) -> None:
+        """Fade ``old`` out, then ``new`` in, half of ``seconds`` each (a crossfade draws both in every frame)."""
+        self.play(FadeOut(old), run_time=seconds / 2)
+        self.play(*(FadeIn(m) for m in new), run_time=seconds / 2)
 
     def wait(
         self, duration: float = DEFAULT_WAIT_TIME, stop_condition: Any = None, frozen_frame: bool | None = None
