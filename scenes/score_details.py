@@ -4,7 +4,7 @@ scores (so ÷√d_k sets how sharp the weights are); large scores make its gradi
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, ORIGIN, RIGHT, UP, Arc, Create, FadeIn, LaggedStart, Rectangle, Succession, VGroup, Write
+from manim import DOWN, LEFT, ORIGIN, RIGHT, UP, Arc, Create, FadeIn, Rectangle, Succession, VGroup, Write
 
 from attention_math.types import Alignment, SaturationDemo
 from scenes.first_example import number_text, vector_text
@@ -21,6 +21,7 @@ from scenes.kit import (
     notation,
     palette,
 )
+from scenes.kit.base import HOLD, PAUSE
 from scenes.kit.layout import fit_content, fit_width
 from scenes.kit.numbers import fmt
 from scenes.kit.vectors import VectorPlane
@@ -131,10 +132,9 @@ class CorrectGradientClaim(LessonScene):
         fit_content(VGroup(claim, rows, verdict).arrange(DOWN, buff=0.6))
         self.narrate("Two of our sources say the scaling prevents exploding gradients. Check it against the numbers.")
         self.play(FadeIn(claim))
-        self.narrate(
-            "As the same scores grow, the size of softmax's gradient shrinks toward zero.",
-            LaggedStart(*(FadeIn(r, shift=RIGHT * 0.2) for r in rows), lag_ratio=0.4),
-        )
+        said = self.narrate("As the same scores grow, the size of softmax's gradient shrinks toward zero.")
+        for row in rows:  # one play a row: a row already in is not drawn again in every frame of the others
+            self.play(FadeIn(row, shift=RIGHT * 0.2), run_time=max(HOLD, said - PAUSE) / len(rows))
         self.narrate("So the danger is vanishing gradients, not exploding ones: dividing by √d_k keeps them alive.")
         self.play(Write(verdict))
         self.wait(1.5)
