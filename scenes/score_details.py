@@ -21,7 +21,7 @@ from scenes.kit import (
     notation,
     palette,
 )
-from scenes.kit.base import HOLD, PAUSE
+from scenes.kit.base import speaking_time
 from scenes.kit.layout import fit_content, fit_width
 from scenes.kit.numbers import fmt
 from scenes.kit.vectors import VectorPlane
@@ -134,7 +134,7 @@ class CorrectGradientClaim(LessonScene):
         self.play(FadeIn(claim))
         said = self.narrate("As the same scores grow, the size of softmax's gradient shrinks toward zero.")
         for row in rows:  # one play a row: a row already in is not drawn again in every frame of the others
-            self.play(FadeIn(row, shift=RIGHT * 0.2), run_time=max(HOLD, said - PAUSE) / len(rows))
+            self.play(FadeIn(row, shift=RIGHT * 0.2), run_time=speaking_time(said) / len(rows))
         self.narrate("So the danger is vanishing gradients, not exploding ones: dividing by √d_k keeps them alive.")
         self.play(Write(verdict))
         self.wait(1.5)

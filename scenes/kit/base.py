@@ -111,7 +111,7 @@ class LessonScene(Scene):
             self.add_subcaption(text, duration=seconds)
         self.narration_ends = self.time + seconds
         if animations:
-            self.play(*animations, run_time=max(HOLD, seconds - PAUSE))
+            self.play(*animations, run_time=speaking_time(seconds))
         return seconds
 
     def finish_narration(self) -> None:
@@ -184,6 +184,12 @@ class LessonScene(Scene):
         self.title = title
         self.play(Write(title), run_time=0.8)
         return title
+
+
+def speaking_time(seconds: float) -> float:
+    """How long animations shown while a sentence is said last, for ``seconds`` from :meth:`LessonScene.narrate`:
+    the speech, not the pause after it."""
+    return max(HOLD, seconds - PAUSE)
 
 
 def voice_speaker() -> Speaker | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 
 import pytest
 from manim import Circle, Create, FadeIn, Scene, Square, Wait, tempconfig
@@ -25,25 +26,33 @@ class LocateAttention(LessonScene):
         self.narrate("A circle is drawn while this is said.", Create(self.circle), duration=4)
 
 
-@pytest.fixture(scope="module")
-def played() -> tuple[LocateAttention, list[tuple[list[str], float]]]:
-    """The scene, and each play manim made: its animations' class names and its length."""
-    plays: list[tuple[list[str], float]] = []
-    original = Scene.play
-
-    def recording(scene: Scene, *args: object, **kwargs: object) -> None:
-        start = scene.time
-        original(scene, *args, **kwargs)
-        plays.append(([type(a).__name__ for a in args], scene.time - start))
-
+def played_with(cls: type[LessonScene], method: str, wrap: Callable[[Callable], Callable]) -> LessonScene:
+    """``cls`` played without rendering a video, with ``Scene.<method>`` replaced by ``wrap(original)``."""
+    original = getattr(Scene, method)
     with tempfile.TemporaryDirectory() as media, tempconfig(dry_run_config(media)):
-        Scene.play = recording  # type: ignore[method-assign]
+        setattr(Scene, method, wrap(original))
         try:
-            scene = LocateAttention()
+            scene = cls()
             scene.render()
         finally:
-            Scene.play = original  # type: ignore[method-assign]
-    return scene, plays
+            setattr(Scene, method, original)
+    return scene
+
+
+@pytest.fixture(scope="module")
+def played() -> tuple[LessonScene, list[tuple[list[str], float]]]:
+    """The scene, and each play manim made: its animations' class names and its length."""
+    plays: list[tuple[list[str], float]] = []
+
+    def recording(original: Callable) -> Callable:
+        def play(scene: Scene, *args: object, **kwargs: object) -> None:
+            start = scene.time
+            original(scene, *args, **kwargs)
+            plays.append(([type(a).__name__ for a in args], scene.time - start))
+
+        return play
+
+    return played_with(LocateAttention, "play", recording), plays
 
 
 def test_the_title_and_the_figure_are_on_screen_at_the_first_frame(played) -> None:
@@ -79,19 +88,15 @@ def test_a_highlight_redraws_only_its_light_over_a_raised_mobject() -> None:
             self.wait(2)
 
     redrawn: list[list[object]] = []
-    original = Scene.play_internal
 
-    def recording(scene: Scene, *args: object, **kwargs: object) -> None:
-        if [type(a).__name__ for a in scene.animations] == ["Succession"]:
-            redrawn.append(list(scene.moving_mobjects))
-        original(scene, *args, **kwargs)
+    def recording(original: Callable) -> Callable:
+        def play_internal(scene: Scene, *args: object, **kwargs: object) -> None:
+            if [type(a).__name__ for a in scene.animations] == ["Succession"]:
+                redrawn.append(list(scene.moving_mobjects))
+            original(scene, *args, **kwargs)
 
-    with tempfile.TemporaryDirectory() as media, tempconfig(dry_run_config(media)):
-        Scene.play_internal = recording  # type: ignore[method-assign]
-        try:
-            scene = LocateAttention()
-            scene.render()
-        finally:
-            Scene.play_internal = original  # type: ignore[method-assign]
+        return play_internal
+
+    scene = played_with(LocateAttention, "play_internal", recording)
     assert redrawn, "no highlight played"
     assert all(scene.square not in moving and scene.title not in moving for moving in redrawn)
