@@ -202,44 +202,53 @@ def train_station(tokens: list[str], embeddings: Array, focus: int) -> TrainStat
 
 
 def semantic_shift(
-    words: dict[str, Array], clusters: dict[str, list[str]], sentences: list[dict[str, Any]]
+    words: dict[str, Array],
+    clusters: dict[str, list[str]],
+    sentences: list[dict[str, Any]],
+    head: int,
+    W_q: Array,  # noqa: N803
+    W_k: Array,  # noqa: N803
 ) -> SemanticShift:
-    """Each focus word's move on the 2-D meaning map, computed by attention over its sentence.
+    """Each focus word's move on the 2-D meaning map, weighted by one head of the worked example.
 
-    Query, key and value are the words' 2-D positions (identity projections, scores
-    ÷√2), so the new position is the attention output Σ_j α_j v_j. The path visits
-    the partial sums before + Σ_{j≤t} α_j (v_j − before), one pull per context word.
+    The head reads the sentence's rows of d_model numbers, and its softmax(q·kᵀ/√d_k) row of the focus
+    word weighs the words' places on the map: the new place is Σ_j α_j p_j, the weighted sum of
+    step 8 with the map's places as the values. The path visits the partial sums
+    before + Σ_{j≤t} α_j (p_j − before), one pull per word.
     """
     points = {name: np.array([words[w] for w in members]) for name, members in clusters.items()}
     centroids = {name: p.mean(axis=0) for name, p in points.items()}
-    cases = [_shift_case(words, centroids, s["tokens"], s["focus"]) for s in sentences]
-    return SemanticShift(words=words, cluster_words=clusters, clusters=points, centroids=centroids, cases=cases)
+    cases = [_shift_case(words, centroids, s["tokens"], s["focus"], s["X"] @ W_q, s["X"] @ W_k) for s in sentences]
+    return SemanticShift(
+        words=words, cluster_words=clusters, clusters=points, centroids=centroids, cases=cases, head=head
+    )
 
 
-def _shift_case(words: dict[str, Array], centroids: dict[str, Array], tokens: list[str], i: int) -> ShiftCase:
-    """Token ``i``'s move in one sentence, and its distance to each centroid before and after."""
+def _shift_case(
+    words: dict[str, Array], centroids: dict[str, Array], tokens: list[str], i: int, q: Array, k: Array
+) -> ShiftCase:
+    """Token ``i``'s move in one sentence (queries ``q``, keys ``k``), and its distance to each centroid."""
 
     def distances(p: Array) -> dict[str, float]:
         return {name: float(np.linalg.norm(p - c)) for name, c in centroids.items()}
 
-    x = np.array([words[w] for w in tokens])
-    eye = np.eye(2)
-    head = attend(x, eye, eye, eye)
-    before, weights = x[i], head.weights[i]
-    pulls = weights[:, None] * (x - before)
+    places = np.array([words[w] for w in tokens])
+    weights = softmax(k @ q[i] / np.sqrt(q.shape[1]))
+    before, after = places[i], weights @ places
+    pulls = weights[:, None] * (places - before)
     return ShiftCase(
         sentence=" ".join(tokens),
         tokens=tokens,
         word=tokens[i],
         focus=i,
-        positions=x,
+        positions=places,
         weights=weights,
         pulls=pulls,
         path=before + np.cumsum(np.vstack([np.zeros(2), pulls]), axis=0),
         before=before,
-        after=head.output[i],
+        after=after,
         distance_before=distances(before),
-        distance_after=distances(head.output[i]),
+        distance_after=distances(after),
     )
 
 

@@ -195,12 +195,19 @@ def train_station(r: Reader) -> dict[str, Any]:
 
 
 def semantic_shift(r: Reader) -> dict[str, Any]:
-    r.expect("words", "clusters", "sentences")
+    """The meaning map: 2-D places of words, clusters, and sentences whose focus word one head of the
+    worked example moves (its weights over the sentence, from the words' rows of d_model numbers)."""
+    r.expect("head", "words", "embeddings", "clusters", "sentences")
+    worked = worked_example(r.parent.table("worked_example"))  # type: ignore[union-attr]  # a section has a root
+    heads = worked["heads"]
+    chosen = r.take("head", integer(1, len(heads)), len(heads))
+    head = heads[chosen - 1]
     wr = r.table("words")
     words = {name: wr.take(name, vector(2, 2)) for name in wr.data}
     if not words:
         raise ExampleError(r.path, r.sub("words"), "expected at least one word with its [x, y] position")
     vocabulary = sorted(words)
+    rows = _embeddings(r, worked["tokens"], worked["X"])
     cr = r.table("clusters")
     if len(cr.data) < 2:
         raise ExampleError(r.path, r.sub("clusters"), "expected at least 2 clusters (e.g. fruit and tech)")
@@ -216,11 +223,44 @@ def semantic_shift(r: Reader) -> dict[str, Any]:
         toks = s.take("tokens", tokens)
         for i, w in enumerate(toks):
             member(r.path, f"{s.sub('tokens')}[{i}]", w, vocabulary, "words of semantic_shift.words")
+            if w not in rows and toks != worked["tokens"]:
+                raise ExampleError(
+                    r.path,
+                    f"{s.sub('tokens')}[{i}]",
+                    f"{w!r} has no row of d_model = {worked['X'].shape[1]} numbers for head {chosen} to read: "
+                    "expected it among worked_example.tokens (with one row) or in [semantic_shift.embeddings]",
+                )
         focus = member(r.path, s.sub("focus"), s.take("focus", token), toks, "tokens of this sentence")
-        positions = np.array([words[w] for w in toks])
-        _scores_fit(r.path, s.sub("tokens"), positions, np.eye(2), np.eye(2))
-        sentences.append({"tokens": toks, "focus": focus})
-    return {"words": words, "clusters": clusters, "sentences": sentences}
+        x = worked["X"] if toks == worked["tokens"] else np.array([rows[w] for w in toks])
+        _scores_fit(r.path, s.sub("tokens"), x, head["W_q"], head["W_k"])
+        sentences.append({"tokens": toks, "focus": focus, "X": x})
+    return {
+        "words": words,
+        "clusters": clusters,
+        "sentences": sentences,
+        "head": chosen,
+        "W_q": head["W_q"],
+        "W_k": head["W_k"],
+    }
+
+
+def _embeddings(r: Reader, worked_tokens: list[str], x: np.ndarray) -> dict[str, np.ndarray]:
+    """Each word's row of d_model numbers: the worked example's (where a repeated token has one row), then
+    ``[semantic_shift.embeddings]`` for the other words of the map's sentences."""
+    rows = {
+        w: row
+        for w, row in zip(worked_tokens, x, strict=True)
+        if all(np.array_equal(row, other) for v, other in zip(worked_tokens, x, strict=True) if v == w)
+    }
+    if "embeddings" not in r.data:
+        return rows
+    er = r.table("embeddings")
+    d_model = x.shape[1]
+    for name in er.data:
+        if name in worked_tokens:
+            raise ExampleError(r.path, er.sub(name), "already has its row in worked_example.X: give each word one row")
+        rows[name] = er.take(name, vector(d_model, d_model))
+    return rows
 
 
 def real_model_request(path: str | Path) -> dict[str, Any]:

@@ -196,12 +196,15 @@ def semantic_shift(words: list[str], focus: str, rng: random.Random) -> list[str
     start = placeholders.get(focus, (0.0, round(rng.uniform(1.2, 2.0), 1)))
     spread = spread_points(rng, context, [start, *placeholders.values()])
     lines = [
-        "# --- The meaning map: a 2-D space of static word meanings -------------------------",
-        "# Every word used below has a 2-D position. A focus word's new position is computed",
-        "# by attention over its sentence (query = key = value = the 2-D position, scores",
-        "# divided by sqrt(2)): it is never placed by hand.",
+        "# --- The meaning map: a 2-D picture of word meanings ---------------------------------",
+        "# Every word used below has a 2-D place. A focus word's new place is computed, never placed",
+        "# by hand: head `head` of the worked example reads the sentence and its weights for the focus",
+        "# word average the words' places, as step 8 averages values.",
         f"# TUNE: the map tells how context moves an ambiguous word. We picked {toml_string(focus)} (a word",
         "# that occurs once in your sentence); choose a word with two meanings if your sentence has one.",
+        "[semantic_shift]",
+        f"head = {HEADS}",
+        "",
         "[semantic_shift.words]",
     ]
     if focus not in placeholders:
@@ -222,7 +225,8 @@ def semantic_shift(words: list[str], focus: str, rng: random.Random) -> list[str
         *(f"{toml_key(name)} = {string_list(list(c))}" for name, c in CLUSTERS.items()),
         "",
         "# One to four sentences, each with its focus word once. TUNE: add a second [[semantic_shift.sentences]]",
-        f"# in which {toml_string(focus)} means something else (give each of its words a position above).",
+        f"# in which {toml_string(focus)} means something else: give each of its words a place above and,",
+        f"# unless it is one of the worked example's words, a row of {D_MODEL} numbers in [semantic_shift.embeddings].",
         "[[semantic_shift.sentences]]",
         f"tokens = {string_list(words)}",
         f"focus = {toml_string(focus)}",

@@ -309,6 +309,7 @@ class SemanticShift:
     clusters: dict[str, Array]
     centroids: dict[str, Array]
     cases: list[ShiftCase]
+    head: int  # the worked example's head (from 1) whose weights move the words
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ def _chapter(chapter: str, file: str, *scenes: tuple[str, str, str, tuple[str, .
 
 
 WE = ("worked_example",)
+MAP = ("worked_example", "semantic_shift")  # the map is moved by a head of the worked example
 
 LESSON: list[Entry] = [
     *_chapter(
@@ -119,13 +120,13 @@ LESSON: list[Entry] = [
     *_chapter(
         "The worked example",
         "scenes/meaning.py",
-        ("static-embeddings", "Static embeddings on the meaning map", "MapStaticEmbeddings", ("semantic_shift",)),
-        ("meaning-shift", "The shift: a word moves with its context", "ShiftMeaning", ("semantic_shift",)),
+        ("static-embeddings", "Static embeddings on the meaning map", "MapStaticEmbeddings", MAP),
+        ("meaning-shift", "The shift: a word moves with its context", "ShiftMeaning", MAP),
     ),
     *_chapter(
         "The worked example",
         "scenes/readings.py",
-        ("context-weights", "One word, two sentences, two rows of weights", "CompareContexts", ("semantic_shift",)),
+        ("context-weights", "One word, two sentences, two rows of weights", "CompareContexts", MAP),
     ),
     *_chapter(
         "The worked example",

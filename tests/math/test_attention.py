@@ -85,12 +85,22 @@ def test_head1_terms_by_hand(head1):
 
 
 def test_head2_by_column_arithmetic(values):
-    """Head 2 (our own matrices) picks Q = (x1 + x3, x0 + x2), K = (x2 + x3, x0 + x1), V = (x1 + x2, x0 + x3)."""
+    """Head 2 (our own matrices) picks Q = (x2, x3), K = (x3, x2), V = (x1 + x2, x0 + x3) (columns from 0)."""
     x = values.worked_example.X
     head = values.worked_example.heads[1]
-    np.testing.assert_allclose(head.Q, np.column_stack([x[:, 1] + x[:, 3], x[:, 0] + x[:, 2]]))
-    np.testing.assert_allclose(head.K, np.column_stack([x[:, 2] + x[:, 3], x[:, 0] + x[:, 1]]))
+    np.testing.assert_allclose(head.Q, np.column_stack([x[:, 2], x[:, 3]]))
+    np.testing.assert_allclose(head.K, np.column_stack([x[:, 3], x[:, 2]]))
     np.testing.assert_allclose(head.V, np.column_stack([x[:, 1] + x[:, 2], x[:, 0] + x[:, 3]]))
+
+
+def test_head2_apple_looks_most_at_phones(values):
+    """The row of "apple" in head 2, by hand: q = (1.0, 0.5) against keys (x3, x2) of each word."""
+    we = values.worked_example
+    scores = [1.0 * k3 + 0.5 * k2 for k2, k3 in ((0.2, 0.1), (0.1, 0.0), (1.0, 0.5), (0.4, 1.2))]
+    assert scores == pytest.approx([0.2, 0.05, 1.0, 1.4])
+    exps = [math.exp(s / math.sqrt(2)) for s in scores]
+    np.testing.assert_allclose(we.heads[1].weights[2], [e / sum(exps) for e in exps], rtol=1e-12)
+    assert we.tokens[int(np.argmax(we.heads[1].weights[2]))] == "phones"
 
 
 def test_concat_is_head_outputs_side_by_side(values):

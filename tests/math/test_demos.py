@@ -175,19 +175,34 @@ def test_apple_pie_moves_to_fruit(values):
     assert c.distance_after["fruit"] < c.distance_after["tech"]
 
 
-@pytest.mark.parametrize("sentence", ["I love apple phones", "I ate an apple pie"])
-def test_new_position_is_attention_by_hand(values, sentence):
-    """after = Σ_j softmax_j(apple·x_j / √2) x_j, worked with plain floats."""
+@pytest.mark.parametrize(
+    ("sentence", "rows"),
+    [
+        ("I love apple phones", None),  # the worked example's own X
+        ("I ate an apple pie", {"ate": (0.5, 1.0, 0.2, 0.1), "an": (0.3, 0.2, 0.1, 0.1), "pie": (0.1, 0.0, 0.7, 1.1)}),
+    ],
+)
+def test_new_position_is_head_2_by_hand(values, sentence, rows):
+    """after = Σ_j α_j p_j with α = softmax_j(q·k_j / √2) from head 2 (q = (x2, x3), k = (x3, x2)), in plain floats."""
     c = case(values, sentence)
-    words = values.semantic_shift.words
-    points = [tuple(words[w]) for w in sentence.split()]
-    apple = tuple(words["apple"])
-    exps = [math.exp((apple[0] * x + apple[1] * y) / math.sqrt(2)) for x, y in points]
+    we, words = values.worked_example, values.semantic_shift.words
+    x = {**{t: tuple(r) for t, r in zip(we.tokens, we.X, strict=True)}, **(rows or {})}
+    apple = x["apple"]
+    scores = [apple[2] * x[w][3] + apple[3] * x[w][2] for w in sentence.split()]
+    exps = [math.exp(s / math.sqrt(2)) for s in scores]
     weights = [e / sum(exps) for e in exps]
+    points = [tuple(words[w]) for w in sentence.split()]
     after = [sum(w * p[k] for w, p in zip(weights, points, strict=True)) for k in range(2)]
-    np.testing.assert_allclose(c.after, after, rtol=1e-12)
     np.testing.assert_allclose(c.weights, weights, rtol=1e-12)
+    np.testing.assert_allclose(c.after, after, rtol=1e-12)
     assert c.distance_after["tech"] == pytest.approx(math.dist(after, (3.1, 2.1)))
+
+
+def test_the_map_shows_the_worked_example_heads_weights(values):
+    """One story: in the worked sentence, the map's weights are head 2's row of step 7."""
+    c = case(values, "I love apple phones")
+    assert values.semantic_shift.head == 2
+    np.testing.assert_array_equal(c.weights, values.worked_example.heads[1].weights[c.focus])
 
 
 @pytest.mark.parametrize("sentence", ["I love apple phones", "I ate an apple pie"])

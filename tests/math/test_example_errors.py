@@ -203,10 +203,28 @@ CASES = [
         "e^score stays finite",
     ),
     (
-        "word positions too far out",
-        edited("phones = [2.9, 1.3]", "phones = [90, 90]"),
-        "semantic_shift.sentences[0].tokens",
-        "e^score stays finite",
+        "a map word with no row for the head to read",
+        edited("pie = [0.1, 0.0, 0.7, 1.1]\n", ""),
+        "semantic_shift.sentences[1].tokens[4]",
+        "'pie' has no row of d_model = 4 numbers for head 2 to read",
+    ),
+    (
+        "a map word's row of the wrong length",
+        edited("pie = [0.1, 0.0, 0.7, 1.1]", "pie = [0.1, 0.0, 0.7]"),
+        "semantic_shift.embeddings.pie",
+        "expected 4 items, got 3",
+    ),
+    (
+        "a worked-example word given a second row",
+        edited("ate = [0.5, 1.0, 0.2, 0.1]", "apple = [0.5, 1.0, 0.2, 0.1]"),
+        "semantic_shift.embeddings.apple",
+        "already has its row in worked_example.X",
+    ),
+    (
+        "a head the worked example does not have",
+        edited("head = 2", "head = 3"),
+        "semantic_shift.head",
+        "expected a whole number from 1 to 2, got 3",
     ),
     ("section that is not a table", "complexity = 3\n" + without_section("complexity"), "complexity", "a table"),
 ]
