@@ -117,6 +117,13 @@ def edited(change: Callable[[dict[str, Any]], None]) -> str:
     return toml(data)
 
 
+def pear_with_apple_in_the_map(data: dict[str, Any]) -> None:
+    """The worked example says "pear", the meaning map keeps its "apple" (with the row it had): only the
+    real-model chapter still points at "apple"."""
+    data["semantic_shift"]["embeddings"]["apple"] = data["worked_example"]["X"][2]
+    data["worked_example"]["tokens"][2] = "pear"
+
+
 #: Example files with one mistake each, and the distinctive words of the message each must give.
 BROKEN_EXAMPLES: dict[str, str | None] = {
     "ragged matrix": edited(lambda d: d["worked_example"]["X"][1].pop()),
@@ -130,7 +137,8 @@ BROKEN_EXAMPLES: dict[str, str | None] = {
     "leading/trailing spaces": edited(lambda d: d["worked_example"]["tokens"].__setitem__(2, "apple ")),
     "emoji and other pictographs": edited(lambda d: d["worked_example"]["tokens"].__setitem__(2, "🍎")),
     "non-zero vectors": edited(lambda d: d["worked_example"]["X"].__setitem__(0, [0.0] * 4)),
-    "real_model.focus": edited(lambda d: d["worked_example"]["tokens"].__setitem__(2, "pear")),
+    "has no row of d_model": edited(lambda d: d["worked_example"]["tokens"].__setitem__(2, "pear")),
+    "real_model.focus": edited(pear_with_apple_in_the_map),
 }
 
 

@@ -56,9 +56,20 @@ def without_real_model(text: str) -> str:
     return text[: text.index("\n[real_model]\n")] + "\n"
 
 
+def with_map_rows(text: str, words: list[str]) -> str:
+    """The example with the default worked example's rows of ``words`` given to the meaning map, which
+    reads them once the worked example no longer has them."""
+    default = load_example(DEFAULT_EXAMPLE, ["worked_example"])["worked_example"]
+    rows = {w: list(map(float, default["X"][default["tokens"].index(w)])) for w in words}
+    heading = "[semantic_shift.embeddings]\n"
+    assert text.count(heading) == 1, "the default example no longer has [semantic_shift.embeddings]: update this test"
+    return text.replace(heading, heading + "".join(f"{w} = {rows[w]}\n" for w in words))
+
+
 def hostile_example(path: Path) -> Path:
     """The default example with every token of :data:`HOSTILE` (the first list of each section replaced)."""
     text = without_real_model(DEFAULT_EXAMPLE.read_text(encoding="utf-8"))
+    text = with_map_rows(text, ["I", "love", "apple", "phones"])
     edits = {f"tokens = {ORIGINAL[s]}": f"tokens = [{', '.join(map(toml_string, t))}]" for s, t in HOSTILE.items()}
     edits |= {old: f"{key} = {toml_string(value)}" for old, (key, value) in OTHER_KEYS.items()}
     for old, new in edits.items():
@@ -80,7 +91,7 @@ def test_the_loader_keeps_hostile_tokens_exactly(example):
 
 def test_worked_example_tokens_without_the_real_model_focus_are_refused(tmp_path):
     path = tmp_path / "no apple.toml"
-    text = DEFAULT_EXAMPLE.read_text(encoding="utf-8")
+    text = with_map_rows(DEFAULT_EXAMPLE.read_text(encoding="utf-8"), ["apple"])
     path.write_text(text.replace(ORIGINAL["worked_example"], '["I", "love", "pear", "phones"]', 1), encoding="utf-8")
     with pytest.raises(ExampleError, match=r"real_model\.focus: expected one of worked_example\.tokens"):
         load_example(path)
