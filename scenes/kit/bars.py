@@ -69,6 +69,8 @@ class SoftmaxBars(VGroup):
     3.0
     """
 
+    reading_hold = True  # a new one earns a quiet hold to read it (LessonScene.hold_to_read)
+
     def __init__(
         self,
         values: np.ndarray,

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from manim import DEFAULT_WAIT_TIME, UP, FadeIn, FadeOut, Mobject, Scene, Text, Write, config
+from manim import UP, FadeIn, FadeOut, Mobject, Scene, Text, Write, config
 
 from attention_math import DEFAULT_EXAMPLE, LessonValues, lesson_values
 from attention_math.errors import ExampleError
@@ -20,7 +20,7 @@ from scenes.narration.voice import Speaker, speaker
 
 from . import palette
 from .camera import LessonCamera
-from .motion import builds, built, highlight, moved
+from .motion import builds, built, introduces_figure
 from .text import SERIF, TITLE, caption, notation
 
 #: render.py sets these for its workers; plain ``manim`` uses the default example and no voice.
@@ -30,8 +30,8 @@ VOICE_CACHE_ENV = "ATTENTION_VOICE_CACHE"  # where speech is cached (default: me
 NARRATION_ENV = "ATTENTION_NARRATION"  # the JSON file the scene lists its spoken sentences in
 
 WORDS_PER_SECOND = 2.6  # comfortable reading speed for subtitles, without a voice
-PAUSE = 0.4  # seconds of silence after each spoken sentence
-HOLD = 0.5  # a still longer than this while a sentence is said gets a highlight instead
+PAUSE = 0.6  # seconds of silence after each spoken sentence
+READ_HOLD = 2.0  # ... after a sentence during which a new figure (matrix, heatmap, chart) came in: time to read it
 
 
 def example_path() -> Path:
@@ -49,9 +49,10 @@ class LessonScene(Scene):
 
     A clip opens on its figure: until the first sentence has been said or anything but a build
     (fade, drawing, growth) is played, builds show their result at once, so the first frame, the
-    thumbnail and the first slide's poster show the title and the figure. While a sentence is
-    said the scene keeps moving: pass animations to :meth:`narrate` to run them for the sentence's
-    length, and a hold longer than :data:`HOLD` traces a light around what was last changed.
+    thumbnail and the first slide's poster show the title and the figure. Pass animations to
+    :meth:`narrate` to run them for the sentence's length. Holds are plain: nothing moves without
+    meaning. After a sentence during which a new figure came in, the next one waits
+    :data:`READ_HOLD` seconds, so the viewer can read the figure in silence.
     """
 
     entry: Entry
@@ -74,8 +75,8 @@ class LessonScene(Scene):
         self.said: list[str] = []  # each sentence as the voice reads it (with or without a voice)
         self.spoken: list[dict[str, object]] = []  # each sentence's start and speech, for the sound track
         self.opening = True  # builds show their result at once (see the class docstring)
-        self.focus: list[Mobject] = []  # what the last play changed: a hold highlights it
-        self.title: Mobject | None = None  # not highlighted, not counted as the figure
+        self.new_figure = False  # a figure came in since the current sentence started: hold before the next
+        self.title: Mobject | None = None  # not counted as the figure
 
     def narrate(
         self,
@@ -83,12 +84,10 @@ class LessonScene(Scene):
         *animations: Any,
         duration: float | None = None,
         spoken: str | None = None,
-        about: Mobject | None = None,
     ) -> float:
         """Once the previous sentence is over, say ``text`` and show it as a subtitle while it is said.
 
-        ``animations`` play while it is said, stretched over the speech (the pause after it excepted);
-        a hold highlights what the last animation changed, or ``about`` until an animation plays.
+        ``animations`` play while it is said, stretched over the speech (the pause after it excepted).
 
         With a voice, the subtitle lasts as long as the speech, and the next sentence starts a
         short pause after it; ``spoken`` replaces the derived spoken form where a rule cannot know
@@ -96,9 +95,9 @@ class LessonScene(Scene):
         reading time). Returns the seconds until the next sentence may start.
         """
         self.finish_narration()
+        self.hold_to_read()
         text = written(text)  # the subtitle sets d_k as dₖ, as the screen does
         self.opening = self.opening and not self.said  # the first sentence's builds still open the clip
-        self.focus = [about] if about is not None else self.focus
         self.start_step(text)
         self.said.append(spoken or spoken_form(text))
         if self.speaker:
@@ -116,49 +115,40 @@ class LessonScene(Scene):
 
     def finish_narration(self) -> None:
         """Wait until the current subtitle has been on screen for its whole duration."""
-        frames = math.ceil((self.narration_ends - self.time) * config.frame_rate - 1e-6)
+        self.wait_until(self.narration_ends)
+
+    def hold_to_read(self) -> None:
+        """After a sentence that brought in a new figure, keep quiet until :data:`READ_HOLD` has passed."""
+        if self.new_figure and self.said:
+            self.wait_until(self.narration_ends - PAUSE + READ_HOLD)
+        self.new_figure = False
+
+    def wait_until(self, moment: float) -> None:
+        """Hold until scene time ``moment``, in whole frames (a shorter wait would cut a subtitle)."""
+        frames = math.ceil((moment - self.time) * config.frame_rate - 1e-6)
         if frames > 0:
-            self.wait(frames / config.frame_rate)  # whole frames: a shorter wait would cut the subtitle
+            self.wait(frames / config.frame_rate)
 
     def play(self, *args: Any, **kwargs: Any) -> None:
         """Play ``args``; in the opening, builds show their result at once, without a frame."""
+        self.new_figure = self.new_figure or introduces_figure(args, self.mobjects)
         if self.opening and args and all(builds(a) for a in args):
-            shown = [m for a in args for m in built(a)]
-            self.add(*shown)
-            self.focus = [m for m in shown if m is not self.title] or self.focus
+            self.add(*(m for a in args for m in built(a)))
             self.skipped_play()
             return
         self.opening = False
         super().play(*args, **kwargs)
-        self.focus = [m for m in moved(args) if m is not self.title] or self.focus
 
     def swap(self, old: Mobject, *new: Mobject, seconds: float = 1.0) -> None:
         """Fade ``old`` out, then ``new`` in, half of ``seconds`` each (a crossfade draws both in every frame)."""
         self.play(FadeOut(old), run_time=seconds / 2)
         self.play(*(FadeIn(m) for m in new), run_time=seconds / 2)
 
-    def wait(
-        self, duration: float = DEFAULT_WAIT_TIME, stop_condition: Any = None, frozen_frame: bool | None = None
-    ) -> None:
-        """Hold; while a sentence is said, a hold longer than :data:`HOLD` highlights the focus instead."""
-        focus = self.visible_focus()
-        if duration > HOLD and stop_condition is None and focus and self.time < self.narration_ends - 1e-6:
-            self.play(highlight(focus, duration))
-        else:
-            super().wait(duration, stop_condition, frozen_frame)
-
-    def visible_focus(self) -> list[Mobject]:
-        """The focus still on screen, with a size (a removed or empty mobject has nothing to highlight);
-        the title when nothing else has been shown yet."""
-        on_screen = {id(m) for m in self.get_mobject_family_members()}
-        candidates = self.focus or ([self.title] if self.title is not None else [])
-        # a group made for the occasion (about=VGroup(a, b)) is not on screen itself, its members are
-        members = [m for c in candidates for m in ([c] if id(c) in on_screen else c.submobjects)]
-        return [m for m in members if id(m) in on_screen and (m.width > 1e-2 or m.height > 1e-2)]
-
     def tear_down(self) -> None:
-        """The clip ends only after its last sentence; render.py learns what was said, and when."""
+        """The clip ends only after its last sentence (and a reading hold after a new figure); render.py
+        learns what was said, and when."""
         self.finish_narration()
+        self.hold_to_read()
         super().tear_down()
         if listing := os.environ.get(NARRATION_ENV):
             Path(listing).write_text(json.dumps(self.spoken, indent=1, ensure_ascii=False), encoding="utf-8")
@@ -189,7 +179,7 @@ class LessonScene(Scene):
 def speaking_time(seconds: float) -> float:
     """How long animations shown while a sentence is said last, for ``seconds`` from :meth:`LessonScene.narrate`:
     the speech, not the pause after it."""
-    return max(HOLD, seconds - PAUSE)
+    return max(0.5, seconds - PAUSE)
 
 
 def voice_speaker() -> Speaker | None:

@@ -29,6 +29,8 @@ def mini_heatmap(weights: np.ndarray) -> ImageMobject:
 class HeadGrid(Group):
     """Every layer (rows) and head (columns) of one sentence, each a small heatmap, with indices."""
 
+    reading_hold = True  # a new one earns a quiet hold to read it (LessonScene.hold_to_read)
+
     def __init__(self, attention: np.ndarray) -> None:
         super().__init__()
         layers, heads = attention.shape[:2]

@@ -48,6 +48,8 @@ class Heatmap(VGroup):
     4
     """
 
+    reading_hold = True  # a new one earns a quiet hold to read it (LessonScene.hold_to_read)
+
     def __init__(
         self,
         weights: np.ndarray,
@@ -134,7 +136,9 @@ class Heatmap(VGroup):
 
     def get_labels(self) -> VGroup:
         """Row labels, column labels and the colour scale: what frames the grid before it fills."""
-        return VGroup(self.row_labels, self.col_labels, self.legend)
+        labels = VGroup(self.row_labels, self.col_labels, self.legend)
+        labels.reading_hold = True  # the figure arrives with its frame
+        return labels
 
     def get_caption(self) -> VGroup:
         return self.caption

@@ -91,6 +91,8 @@ class LabelledMatrix(VGroup):
     1.0
     """
 
+    reading_hold = True  # a new one earns a quiet hold to read it (LessonScene.hold_to_read)
+
     def __init__(
         self,
         values: np.ndarray,
@@ -256,7 +258,9 @@ class LabelledMatrix(VGroup):
 
     def get_frame(self) -> VGroup:
         """Everything but the entries: brackets, ellipses, labels, name (to fill the cells in later)."""
-        return VGroup(self.brackets, self.ellipses, self.row_labels, self.col_labels, self.name)
+        frame = VGroup(self.brackets, self.ellipses, self.row_labels, self.col_labels, self.name)
+        frame.reading_hold = True  # the figure arrives with its frame
+        return frame
 
     def slot(self, row: int, col: int) -> np.ndarray:
         """Where the cell of entry (``row``, ``col``) sits on screen (also before it is drawn)."""

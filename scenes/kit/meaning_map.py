@@ -96,6 +96,8 @@ class MeaningMap(VGroup):
     ['x']
     """
 
+    reading_hold = True  # a new one earns a quiet hold to read it (LessonScene.hold_to_read)
+
     def __init__(
         self,
         words: Mapping[str, np.ndarray],

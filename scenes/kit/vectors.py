@@ -38,6 +38,8 @@ class VectorPlane(NumberPlane):
     True
     """
 
+    reading_hold = True  # a new one earns a quiet hold to read it (LessonScene.hold_to_read)
+
     def __init__(
         self,
         extent: Sequence[float] = (-1.0, 2.0, -1.0, 2.0),

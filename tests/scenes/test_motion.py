@@ -8,7 +8,8 @@ from collections.abc import Callable
 import pytest
 from manim import Circle, Create, FadeIn, Scene, Square, Wait, tempconfig
 
-from scenes.kit.base import HOLD, PAUSE, LessonScene
+from scenes.kit.base import PAUSE, READ_HOLD, LessonScene
+from scenes.kit.matrices import LabelledMatrix
 from scenes.probe import dry_run_config
 
 
@@ -62,11 +63,11 @@ def test_the_title_and_the_figure_are_on_screen_at_the_first_frame(played) -> No
     assert "FadeIn" not in plays[0][0] and "Write" not in plays[0][0]
 
 
-def test_a_hold_while_speaking_highlights_instead_of_freezing(played) -> None:
+def test_a_hold_while_speaking_is_a_plain_wait(played) -> None:
+    """Nothing moves without meaning: a hold is a Wait, not a decoration."""
     _, plays = played
-    holds = [(names, seconds) for names, seconds in plays if seconds > HOLD]
-    assert holds and all(names != [Wait.__name__] for names, _ in holds), holds
-    assert any(names == ["Succession"] for names, _ in holds)  # the light around the focus
+    holds = [names for names, seconds in plays if seconds > 1.0 and names != ["Create"]]
+    assert holds and all(names == [Wait.__name__] for names in holds), holds
 
 
 def test_animations_given_to_narrate_last_as_long_as_the_sentence(played) -> None:
@@ -76,27 +77,18 @@ def test_animations_given_to_narrate_last_as_long_as_the_sentence(played) -> Non
     assert scene.circle in scene.mobjects
 
 
-def test_a_highlight_redraws_only_its_light_over_a_raised_mobject() -> None:
-    """manim redraws every mobject that sorts after a moving one (z_index first): the light sorts last."""
+def test_a_new_figure_earns_a_quiet_hold_before_the_next_sentence() -> None:
+    """The sentence after a new matrix starts READ_HOLD after the speech ended, the one after that PAUSE."""
 
-    class LocateAttention(LessonScene):
+    class LocateAttention(LessonScene):  # borrows that lesson entry, as the scene above does
         def construct(self) -> None:
             self.show_title()
-            self.square = Square().set_z_index(1)  # as the meaning map's labels
-            self.play(FadeIn(self.square))
-            self.narrate("The square is the figure.", duration=3)
-            self.wait(2)
+            self.narrate("A matrix comes in.", FadeIn(LabelledMatrix([[1.0, 2.0]], row_labels=["a"])), duration=2)
+            self.narrate("The next sentence.", duration=2)
+            self.narrate("And one more.", duration=2)
 
-    redrawn: list[list[object]] = []
-
-    def recording(original: Callable) -> Callable:
-        def play_internal(scene: Scene, *args: object, **kwargs: object) -> None:
-            if [type(a).__name__ for a in scene.animations] == ["Succession"]:
-                redrawn.append(list(scene.moving_mobjects))
-            original(scene, *args, **kwargs)
-
-        return play_internal
-
-    scene = played_with(LocateAttention, "play_internal", recording)
-    assert redrawn, "no highlight played"
-    assert all(scene.square not in moving and scene.title not in moving for moving in redrawn)
+    scene = played_with(LocateAttention, "play", lambda original: original)
+    starts = [line.start.total_seconds() for line in scene.renderer.file_writer.subcaptions]
+    speech = 2 - PAUSE  # without a voice, a sentence of duration d counts as d - PAUSE of speech
+    assert starts[1] - starts[0] == pytest.approx(speech + READ_HOLD, abs=1 / 15)
+    assert starts[2] - starts[1] == pytest.approx(2.0, abs=1 / 15)
