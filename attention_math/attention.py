@@ -98,6 +98,7 @@ def attend(x: Array, w_q: Array, w_k: Array, w_v: Array) -> Head:
         query_norms=q_norms,
         key_norms=k_norms,
         qk_angles=query_angles(q, k),
+        qk_degrees=np.degrees(np.abs(query_angles(q, k))),
         aligned_dots=aligned,
         orthogonal_dot=0.0,
         opposite_dots=-aligned,

@@ -56,11 +56,34 @@ def matches(data: dict[str, Any], sentences: list[str], focus: str, clusters: di
 # --- values the scenes show --------------------------------------------------------------------
 
 
+POSITIONAL = 0.5  # a head giving on average this much of a word's attention to one fixed neighbour reads position
+OFFSETS = (-1, 0, 1)  # the previous piece, the piece itself, the next one
+
+
+def position_share(attention: Array, rows: list[int]) -> Array:
+    """Per (layer, head): the largest mean weight the sentence's ``rows`` give to one fixed offset."""
+    n = attention.shape[-1]
+    shares = [
+        np.mean([attention[:, :, i, i + offset] for i in rows if 0 <= i + offset < n], axis=0) for offset in OFFSETS
+    ]
+    return np.asarray(np.max(shares, axis=0), dtype=float)
+
+
 def featured_head(attention: Array, focus_pieces: list[int], context: list[int]) -> tuple[int, int]:
-    """(layer, head) in which the focus word's pieces give the most weight to one context piece."""
+    """(layer, head) in which the focus word's pieces give the most weight to one context piece, among the
+    heads that attend by content: a head that reads a fixed neighbour (:func:`position_share` at least
+    :data:`POSITIONAL`) says nothing about meaning, however sharp it is."""
     rows = attention[:, :, focus_pieces][:, :, :, context].mean(axis=2)  # layers × heads × context
-    layer, head = np.unravel_index(np.argmax(rows.max(axis=2)), rows.shape[:2])
+    strongest = np.where(position_share(attention, sorted(context + focus_pieces)) < POSITIONAL, rows.max(axis=2), -1)
+    layer, head = np.unravel_index(np.argmax(strongest), strongest.shape)
     return int(layer), int(head)
+
+
+def positional_head(attention: Array, focus_pieces: list[int], context: list[int]) -> tuple[int, int] | None:
+    """(layer, head) that reads position most plainly (the largest :func:`position_share`), if any does."""
+    shares = position_share(attention, sorted(context + focus_pieces))
+    layer, head = np.unravel_index(np.argmax(shares), shares.shape)
+    return (int(layer), int(head)) if shares[layer, head] >= POSITIONAL else None
 
 
 def _context(pieces: list[str], focus_pieces: list[int]) -> list[int]:
@@ -91,6 +114,7 @@ def _sentence(s: dict[str, Any]) -> RealSentence:
         nearest=_nearest(s["cosines"]),
         context_pieces=context,
         featured=(layer, head),
+        positional=positional_head(attention, focus_pieces, context),
         featured_row=row,
         featured_strongest=context[int(np.argmax(row[context]))],
         special_share=float(attention[:, :, focus_pieces][..., specials].sum(axis=-1).mean()),

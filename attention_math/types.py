@@ -57,6 +57,7 @@ class Head:
     query_norms: Array
     key_norms: Array
     qk_angles: Array  # signed when d_k = 2, in [0, π] otherwise
+    qk_degrees: Array  # |qk_angles| in degrees, as the scenes say them
     aligned_dots: Array  # the score each pair would have pointing the same way
     orthogonal_dot: float
     opposite_dots: Array
@@ -334,7 +335,8 @@ class RealSentence:
     cosines: dict[str, float]
     nearest: str
     context_pieces: list[int]
-    featured: tuple[int, int]  # (layer, head)
+    featured: tuple[int, int]  # (layer, head): the content head in which the focus word looks hardest at one word
+    positional: tuple[int, int] | None  # (layer, head) that reads a fixed neighbour most plainly, if one does
     featured_row: Array
     featured_strongest: int
     special_share: float

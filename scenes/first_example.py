@@ -21,6 +21,7 @@ from manim import (
     Write,
 )
 
+from attention_math.claims import lean, softer
 from attention_math.types import CatSat, ScalingDemo
 from scenes.kit import (
     BODY,
@@ -261,7 +262,7 @@ class WorkCatSat(LessonScene):
 
 
 class CompareScaling(LessonScene):
-    """The notes' example: q·k₁ and q·k₂ written out; softmax of the raw scores (saturated) vs ÷√d_k (balanced)."""
+    """The notes' example: q·k₁ and q·k₂ written out; softmax of the raw scores (leaning hard) vs ÷√d_k (softer)."""
 
     def construct(self) -> None:
         sd = self.values.scaling_demo
@@ -278,14 +279,16 @@ class CompareScaling(LessonScene):
         ).next_to(products, DOWN, buff=0.35)
         self.narrate(f"Scaled, the scores are divided by √d_k = √{sd.d_k} = {number_text(sd.sqrt_d_k)}.")
         self.play(Write(scaling))
+        claim = lean(sd.softmax_raw, sd.softmax_scaled)
+        raw_verdict = "saturated" if claim.holds else f"leans hard: {fmt(sd.softmax_raw.max())} on one key"
         charts = [
-            self.chart(sd.softmax_raw, f"softmax({vector_text(sd.raw)})", "saturated: almost all on k₁", -3.3),
-            self.chart(sd.softmax_scaled, f"softmax({vector_text(sd.scaled)})", "balanced: k₂ keeps a share", 3.3),
+            self.chart(sd.softmax_raw, f"softmax({vector_text(sd.raw)})", raw_verdict, -3.3),
+            self.chart(sd.softmax_scaled, f"softmax({vector_text(sd.scaled)})", "softer: every key keeps a share", 3.3),
         ]
         caption_band(VGroup(*charts))  # both charts together, their verdicts just above the subtitle band
-        self.narrate("Softmax of the raw scores piles nearly everything onto one key: saturated, tiny gradients.")
+        self.narrate(claim.text)
         self.show_chart(charts[0])
-        self.narrate("Softmax of the scaled scores stays balanced: both keys keep a say, and gradients keep flowing.")
+        self.narrate(softer(sd.softmax_raw, sd.softmax_scaled).text)
         self.show_chart(charts[1])
         self.finish_narration()
         self.wait(1.5)

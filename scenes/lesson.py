@@ -63,7 +63,7 @@ LESSON: list[Entry] = [
     *_chapter(
         "Queries, keys and values",
         "scenes/mechanism_projections.py",
-        ("why-three-matrices", "Why three matrices", "SeparateRoles", ()),
+        ("why-three-matrices", "Why three matrices", "SeparateRoles", ("train_station",)),
         ("rnn-to-self-attention", "From RNN attention to self-attention", "GeneralizeAttention", ()),
         ("shape-tracking", "Tracking the shapes", "TrackShapes", WE),
     ),

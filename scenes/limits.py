@@ -151,7 +151,8 @@ class GrowQuadratically(LessonScene):
         last = rows[-1]
         self.narrate(
             f"At {fmt_int(cost.sequence_lengths[-1])} tokens that is {fmt_count(cost.comparisons[-1])} "
-            f"comparisons and {fmt_bytes(cost.memory_bytes[-1])}, for one head of one layer."
+            f"comparisons and, if the whole matrix is stored, {fmt_bytes(cost.memory_bytes[-1])}, "
+            "for one head of one layer."
         )
         for row in rows:
             self.play(LaggedStart(*(FadeIn(cell, shift=LEFT * 0.2) for cell in row), lag_ratio=0.3), run_time=1.2)

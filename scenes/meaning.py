@@ -21,6 +21,7 @@ from manim import (
     Write,
 )
 
+from attention_math.claims import map_move
 from attention_math.types import SemanticShift, ShiftCase
 from scenes.kit import (
     CAPTION,
@@ -38,7 +39,6 @@ from scenes.kit import (
 )
 from scenes.kit.layout import GAP, SUBTITLE_TOP, below_title, caption_band
 from scenes.kit.meaning_map import MeaningMap, cluster_color
-from scenes.kit.numbers import fmt
 
 TIE = 0.05  # distances within 5 % of each other count as "about as far"
 
@@ -192,16 +192,12 @@ class ShiftMeaning(LessonScene):
 
     def verdict(self, case: ShiftCase) -> VGroup:
         """Which cluster the word moved toward, read from the distances."""
-        before, after = case.distance_before, case.distance_after
-        nearest = min(after, key=after.get)
-        verb = "moved toward" if after[nearest] < before[nearest] else "stays nearest to"
-        word = case.word
-        self.narrate(
-            f"'{word}' is now {fmt(after[nearest])} from the {nearest} centre, {fmt(before[nearest])} before:"
-            f" it {verb} {nearest}."
-        )
+        after = case.distance_after
+        nearest = min(after, key=after.__getitem__)
+        claim = map_move(case.word, case.distance_before, after)
+        self.narrate(claim.text)
         return VGroup(
-            caption(f"“{word}” {verb}", LEAD),
+            caption(f"“{case.word}” {'moved toward' if claim.holds else 'is now nearest to'}", LEAD),
             caption(nearest, DISPLAY, cluster_color(nearest)),
         ).arrange(DOWN, buff=0.15)
 

@@ -231,7 +231,7 @@ class AlignVectors(LessonScene):
         panel.next_to(plane, RIGHT, buff=0.8).align_to(plane, UP).shift(0.4 * DOWN)
         reading.next_to(product, RIGHT, buff=0.2)
 
-        self.narrate("A score is the dot product of a query and a key. Here, the worked example's first query and key.")
+        self.narrate("A score is the dot product of a query and a key: here, two short vectors.")
         self.play(Create(plane), FadeIn(names))
         self.play(GrowArrow(query), GrowArrow(key), FadeIn(readout))
         self.wait(1.5)
@@ -239,7 +239,11 @@ class AlignVectors(LessonScene):
         verdict, key_angle = VGroup(), demo.angle_key
         for turn, label, said in (
             (0.0, "aligned: strong match", "Turn the key along the query: the largest score, a strong match."),
-            (PI / 2, "orthogonal: irrelevant", "At a right angle the score is zero: the key is irrelevant."),
+            (
+                PI / 2,
+                "orthogonal: zero",
+                "At a right angle the score is zero: no pull of its own; its weight depends on the others.",
+            ),
             (PI, "opposite: strong mismatch", "Pointing away, the score is most negative: a strong mismatch."),
         ):
             new = caption(label, PROMINENT, palette.HEAT_LOW, font=SERIF).next_to(
@@ -257,7 +261,7 @@ class AlignVectors(LessonScene):
             r"Q \cdot K = |Q|\,|K| \cos\theta", size=READOUT, tex_to_color_map={"Q": palette.QUERY, "K": palette.KEY}
         )
         rule.next_to(verdict, DOWN, aligned_edge=LEFT, buff=0.6)
-        self.narrate("The score measures how parallel the query is to the key.")
+        self.narrate("The score measures how parallel the query is to the key, times how long both are.")
         self.play(*turn_key(plane, key, reading, demo, (key_angle, demo.angle_key)), FadeOut(verdict), run_time=2)
         self.play(Write(rule))
         self.wait(2.5)

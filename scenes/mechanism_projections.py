@@ -13,13 +13,17 @@ from manim import (
     FadeIn,
     FadeOut,
     GrowArrow,
+    Indicate,
     LaggedStart,
+    Mobject,
     ReplacementTransform,
     TransformMatchingTex,
     VGroup,
     Write,
 )
 
+from attention_math.claims import self_match
+from attention_math.types import TrainStation
 from scenes.kit import (
     BODY,
     DISPLAY,
@@ -36,7 +40,8 @@ from scenes.kit import (
     palette,
 )
 from scenes.kit.diagrams import Card, LabelBox, ShapeBlock, connect
-from scenes.kit.layout import caption_band
+from scenes.kit.layout import caption_band, fit_width
+from scenes.kit.numbers import fmt
 from scenes.kit.text import attention_formula
 
 
@@ -45,17 +50,22 @@ class SeparateRoles(LessonScene):
 
     def construct(self) -> None:
         title = self.show_title()
+        ts = self.values.train_station
+        claim = self_match(ts.tokens, ts.scores)
         problem = VGroup(
-            caption('Without projections, a word is its own query and key: "I" looks for "I".', LEAD, font=SERIF),
+            caption("Without projections, each word is its own query and key.", LEAD, font=SERIF),
             formula(r"x_i \cdot x_j = x_j \cdot x_i", size=DISPLAY),
-            caption("Scores are symmetric, and each word matches itself best.", LEAD, palette.MUTED, font=SERIF),
+            caption("The scores are symmetric, and a word usually scores high with itself.", LEAD, palette.MUTED),
+            fit_width(self.counterexample(ts, claim.about), 12),
         ).arrange(DOWN, buff=0.35)
         problem.next_to(title, DOWN, buff=0.7)
-        self.narrate('If we scored the word vectors themselves, "I" would mostly look for "I": symmetry is bad here.')
+        self.narrate("If we scored the word vectors themselves, each word would be its own query and key.")
         self.play(FadeIn(problem[0]))
         self.play(Write(problem[1]))
+        self.narrate("The scores would be symmetric: a pair scores the same both ways.")
         self.play(FadeIn(problem[2]))
-        self.wait(2)
+        self.narrate(claim.text)
+        self.play(FadeIn(problem[3]))
 
         word = TokenLabel('"I"', font_size=44)
         matrices = VGroup(
@@ -100,6 +110,18 @@ class SeparateRoles(LessonScene):
         self.wait(2.5)
 
     @staticmethod
+    def counterexample(ts: TrainStation, pair: tuple[int, ...]) -> Mobject:
+        """A word scoring another word higher than itself, as the claim names it (or that none does)."""
+        sentence = f"in “{' '.join(ts.tokens)}”"
+        if not pair:
+            return caption(f"{sentence} every word scores highest with itself", BODY, palette.MUTED)
+        i, j = pair
+        a, b = ts.tokens[i], ts.tokens[j]
+        return caption(
+            f"{sentence}:  {a}·{b} = {fmt(ts.scores[i, j])}  >  {a}·{a} = {fmt(ts.scores[i, i])}", BODY, palette.TEXT
+        )
+
+    @staticmethod
     def projections() -> tuple[tuple[str, object], ...]:
         """The three projection matrices' names and role colours."""
         return (("W_Q", palette.QUERY), ("W_K", palette.KEY), ("W_V", palette.VALUE))
@@ -134,10 +156,8 @@ class GeneralizeAttention(LessonScene):
         self.play(FadeIn(heading), FadeIn(states))
         self.play(FadeIn(decoder), GrowArrow(query), FadeIn(context), LaggedStart(*map(GrowArrow, weights)))
         self.play(Write(rule))
-        self.narrate(
-            "Its weights are a softmax of scores between the decoder state and each encoder state.", about=rule[1]
-        )
-        self.wait(3)
+        self.narrate("Its weights are a softmax of scores between the decoder state and each encoder state.")
+        self.play(LaggedStart(*(Indicate(w, color=palette.HIGHLIGHT) for w in weights), lag_ratio=0.3))
 
         own = self.sequence("x").move_to(states)
         output = LabelBox(formula("A(i)", size=FORMULA), color=palette.HEAT_LOW).move_to(context)
@@ -157,20 +177,21 @@ class GeneralizeAttention(LessonScene):
             FadeOut(VGroup(decoder, query)),
         )
         self.play(own[2].animate.highlight(palette.QUERY), TransformMatchingTex(rule, new_rule))
-        self.narrate(
-            "The output A(i) is the same weighted sum, now over the sequence's own vectors.", about=new_rule[0]
-        )
-        self.wait(3)
+        self.narrate("The output A(i) is the same weighted sum, now over the sequence's own vectors.")
+        self.play(Indicate(output, color=palette.HIGHLIGHT))
 
-        self.narrate(
-            "As written it has no parameters: training could never change what a word attends to.", about=new_rule[1]
-        )
-        self.wait(2)
+        lack = VGroup(
+            caption("nothing of its own to learn, and", BODY, palette.MUTED, font=SERIF),
+            formula(r"x_i \cdot x_j = x_j \cdot x_i", size=FORMULA),
+        ).arrange(RIGHT, buff=0.3)
+        lack.next_to(new_rule, DOWN, buff=0.3)
+        self.narrate("As written, this layer has nothing of its own to learn, and its scores stay symmetric.")
+        self.play(FadeIn(lack))
         note = caption("+ learned projections:", BODY, palette.MUTED, font=SERIF)
         final = attention_formula(DISPLAY)
         VGroup(note, final).arrange(RIGHT, buff=0.4).next_to(new_rule, DOWN, buff=0.3)
         self.narrate("Learned projections for queries, keys and values give it something to learn: the Transformer.")
-        self.play(Write(final), FadeIn(note))
+        self.play(FadeOut(lack), Write(final), FadeIn(note))
         self.wait(3)
 
     @staticmethod

@@ -208,7 +208,9 @@ class FadeRecurrentSignal(LessonScene):
                 bars.add(bar), numbers.add(number)
                 animations += [GrowFromEdge(bar, DOWN), FadeIn(number)]
             if i == rnn.source:
-                self.narrate('It reads "keys", the subject. Each step keeps only part of its signal.')
+                self.narrate(
+                    'It reads "keys", the subject. In this illustration each step keeps only part of its signal.'
+                )
             self.play(*animations, run_time=0.8)
 
         rate = caption(f"each step keeps × {fmt(rnn.retention)} of the signal", BODY, palette.MUTED, font=SERIF)
@@ -247,7 +249,10 @@ class ContrastEmbeddings(LessonScene):
         )
         mix = caption_band(self.mixture(tokens, example.weights[0]))
 
-        self.narrate(f'An embedding layer gives each word a fixed vector: "{tokens[1]}" gets this row in any sentence.')
+        self.narrate(
+            f'An embedding layer gives each word a fixed vector: "{tokens[1]}" gets this row in any sentence, '
+            "before position is added."
+        )
         self.play(FadeIn(fixed.get_frame()), fixed.fill_in())
         self.play(FadeIn(headings[0]))
         self.wait(1.5)
@@ -345,10 +350,11 @@ class ConnectGlobally(LessonScene):
         source_word, target_word = rnn.tokens[rnn.source], rnn.tokens[rnn.target]
         lines = (
             f'From "{source_word}" to "{target_word}": {fmt_int(rnn.steps)} steps for the RNN, one for attention.',
-            f"On the way, the RNN keeps only {fmt(rnn.signal_at_target)} of the signal; attention keeps all of it.",
+            f"On the way, the RNN keeps only {fmt(rnn.signal_at_target)} of the signal; attention's share does not "
+            "shrink with distance: it is just its weight.",
             "Training sends gradients back along the same path: over many steps they shrink, and vanish.",
             f"An RNN works one token after another; attention computes all {fmt_int(rnn.pairs)} pairs at once.",
-            "And an RNN applies the same fixed update at every step; attention computes its weights from the words.",
+            "An RNN mixes the past through one recurrence; attention chooses, per word, how much of every word to mix.",
         )
         for n, line in enumerate(lines, start=1):
             self.narrate(line)
@@ -366,8 +372,8 @@ class ConnectGlobally(LessonScene):
                 f"{fmt_int(rnn.steps)} steps",
                 f"{fmt_int(rnn.attention_path_length)} step",
             ),
-            ("signal left", fmt(rnn.signal_at_target), "all of it"),
-            ("gradients back", f"× {fmt(rnn.retention)} a step: vanish", "one step: intact"),
+            ("signal left", fmt(rnn.signal_at_target), "its weight, at any distance"),
+            ("gradients back", f"× {fmt(rnn.retention)} a step: vanish", "one step: no decay"),
             ("order of work", "one token at a time", f"all {fmt_int(rnn.pairs)} pairs at once"),
             ("mixing words", "a fixed update", "weights from the words"),
         )

@@ -51,7 +51,10 @@ class ReadWeightRow(LessonScene):
         said = ", ".join(in_words(tokens, row, 0)[:2])
         self.narrate(f"Read a row of weights in words. In head 1, '{tokens[0]}' gives {said}, and so on.")
         self.play(FadeIn(heading), LaggedStart(*(FadeIn(line, shift=RIGHT * 0.2) for line in lines), lag_ratio=0.3))
+        total = caption(" + ".join(percent(w) for w in row) + f" = {percent(row.sum())}", BODY, palette.HIGHLIGHT)
+        fit_width(total, 6.0).next_to(block, DOWN, aligned_edge=LEFT, buff=0.4)
         self.narrate("Each share is a weight times 100: the row adds up to all of its attention.")
+        self.play(FadeIn(total, shift=UP * 0.1))
         self.read_story_word(we.heads, tokens, block)
         self.wait(1.5)
 
@@ -78,12 +81,12 @@ class ReadWeightRow(LessonScene):
             )
         note = VGroup(
             caption("these toy heads were chosen by hand, not trained:", SMALL, palette.MUTED),
-            caption("the meaning map and the real model show what context does", SMALL, palette.MUTED),
+            caption("a trained model's heads come later", SMALL, palette.MUTED),
         ).arrange(DOWN, buff=0.1)
         caption_band(fit_width(note, 12))
         self.narrate(
-            "These toy matrices were chosen by hand, not trained, so do not read a story into them: "
-            "the meaning map and the real model, later, show what context really does."
+            "These toy matrices were chosen by hand to be checked by hand, not trained: "
+            "later we look at the heads of a trained model."
         )
         self.play(FadeIn(note))
 
@@ -111,7 +114,7 @@ class CompareContexts(LessonScene):
         said = "; in the second, ".join(
             f"{percent(c.weights[j])} to '{c.tokens[j]}'" for c, j in zip(cases, others, strict=True)
         )
-        self.narrate(f"Besides itself, it gives {said}.")
+        self.narrate(f"Of the other words, it gives the most: {said}.")
         for chart, j in zip(charts, others, strict=True):
             bar = chart[1].get_bars()[j]
             self.play(

@@ -17,6 +17,7 @@ from manim import (
     FadeIn,
     FadeOut,
     GrowArrow,
+    Indicate,
     LaggedStart,
     ManimColor,
     Rectangle,
@@ -26,6 +27,7 @@ from manim import (
     VGroup,
 )
 
+from attention_math.claims import alone_leaning, cosine_move, toy_match
 from scenes.kit import (
     CELL,
     LABEL,
@@ -105,20 +107,31 @@ class ReadRealAttention(LessonScene):
 
     def compare_with_toy(self, rm: dict, we: dict, sentence: dict, grid: HeadGrid, keep: VGroup) -> None:
         layer, head = sentence.featured
+        positional = VGroup()
+        if sentence.positional is not None:
+            p_layer, p_head = sentence.positional
+            positional = SurroundingRectangle(grid.head(p_layer, p_head), color=palette.MUTED, buff=0.04)
+            self.narrate(
+                f"Some heads read position, not meaning: layer {p_layer + 1}, head {p_head + 1} looks at a fixed "
+                "neighbour of every word, whatever the words are."
+            )
+            self.play(Create(positional))
         chosen = grid.head(layer, head)
-        frame = SurroundingRectangle(chosen, color=palette.TEXT, buff=0.04)
+        frame = SurroundingRectangle(chosen, color=palette.HIGHLIGHT, buff=0.04)
         self.narrate(
-            f"Take the head in which “{rm.focus}” looks hardest at another word of the sentence: "
+            f"Of the heads that read the words, take the one in which “{rm.focus}” looks hardest at another word: "
             f"layer {layer + 1}, head {head + 1}."
         )
-        self.play(Create(frame))
+        self.play(Create(frame), FadeOut(positional))
+        strongest = sentence.pieces[sentence.featured_strongest]
+        match = toy_match(we.tokens, [h.weights for h in we.heads], rm.focus, strongest)
         real = pieces_heatmap(sentence.attention[layer, head], sentence.pieces, cell=0.62)
-        toy = pieces_heatmap(we.heads[0].weights, we.tokens, cell=0.62)
+        toy = pieces_heatmap(we.heads[match.about[0]].weights, we.tokens, cell=0.62)
         # the heatmaps' labels repeat the pieces and the heading names the model: the lines above make way
         weight = caption_band(self.focus_line(rm, sentence))
         VGroup(toy, real).arrange(RIGHT, buff=1.4, aligned_edge=DOWN).next_to(weight, UP, buff=0.35)
         names = VGroup(
-            notation(caption("toy example, head 1", CELL, palette.MUTED)).next_to(
+            notation(caption(f"toy example, head {match.about[0] + 1}", CELL, palette.MUTED)).next_to(
                 VGroup(toy.cells, toy.col_labels), UP, buff=0.15
             ),
             notation(
@@ -127,9 +140,15 @@ class ReadRealAttention(LessonScene):
         )
         self.play(FadeOut(grid), FadeOut(keep), ReplacementTransform(frame, real.cells), run_time=1.2)
         self.play(FadeIn(real.get_labels()), FadeIn(real.get_digits()), FadeIn(names[1]))
-        self.narrate("Beside it, head 1 of our toy example: same idea, rows are queries and each row adds up to 1.")
+        self.narrate(match.text)
         self.play(FadeIn(toy), FadeIn(names[0]))
         self.point_at_focus(rm, we, sentence, toy, real, weight)
+        self.narrate(
+            "The toy's weights were made up to be checked by hand; these were learned from data. "
+            "The mechanism is the same."
+        )
+        self.play(Indicate(names[0], color=palette.HIGHLIGHT))
+        self.play(Indicate(names[1], color=palette.HIGHLIGHT))
 
     @staticmethod
     def focus_line(rm: dict, sentence: dict) -> Text:
@@ -152,10 +171,6 @@ class ReadRealAttention(LessonScene):
         )
         self.narrate(f"The row of “{rm.focus}”, in both: in the real head it looks at “{sentence.pieces[strongest]}”.")
         self.play(Create(frames), FadeIn(weight))
-        self.narrate(
-            "The toy's weights were made up to be checked by hand; these were learned from data. "
-            "The mechanism is the same."
-        )
 
 
 def mark(point: np.ndarray, word: str, color: ManimColor, obstacles: list) -> WordMark:
@@ -266,9 +281,12 @@ class TraceRealShift(LessonScene):
         ).arrange(DOWN, buff=0.08)
         lines.next_to(title, DOWN, buff=0.15)
         self.narrate(
-            "Where does a trained model put “apple”? Its states have hundreds of dimensions; we flatten them to 2."
+            f"Where does a trained model put “{rm.focus}”? We take its vector after all {rm.layers} layers: "
+            "attention, feed-forward and residual, all of them."
         )
-        self.play(FadeIn(lines))
+        self.play(FadeIn(lines[1]))
+        self.narrate(f"It has {rm.hidden_size} numbers; to draw it, we flatten it to 2.")
+        self.play(FadeIn(lines[0]))
         return lines
 
     def show_overview(self, rm: dict, above: VGroup) -> tuple[VGroup, VectorPlane]:
@@ -300,7 +318,7 @@ class TraceRealShift(LessonScene):
     def show_alone(self, rm: dict, overview: VGroup, plane: VectorPlane, table: ShiftTable) -> None:
         alone = mark(plane.c2p(*rm.alone.point), rm.focus, palette.TEXT, self.obstacles)
         overview.add(alone)
-        self.narrate(f"“{rm.focus}” alone, with no sentence around it, lands between the clusters.")
+        self.narrate(alone_leaning(rm.focus, rm.alone.cosines).text)
         self.play(FadeIn(alone, scale=1.5))
         self.narrate("Cosine similarity measures closeness in the full space: 1 means the same direction.")
         self.play(FadeIn(table.title), FadeIn(table.header), *table.reveal(0))
@@ -346,7 +364,7 @@ class TraceRealShift(LessonScene):
         move = Arrow(
             alone.dot.get_center(), moved.dot.get_center(), buff=0.06, color=color, stroke_width=3, tip_length=0.15
         )
-        self.narrate(f"In “{sentence.text}”, “{rm.focus}” moves toward {sentence.nearest}.")
+        self.narrate(cosine_move(rm.focus, sentence.text, rm.alone.cosines, sentence.cosines).text)
         label, numbers, frame = table.reveal(k + 1)
         self.play(label)
         self.play(GrowArrow(move), FadeIn(moved), numbers, frame, run_time=1.2)

@@ -74,7 +74,10 @@ class RecapSteps(LessonScene):
             self.narrate(line)
             self.play(FadeIn(row, shift=0.2 * RIGHT), run_time=0.8)
         box = SurroundingRectangle(rows, color=palette.MUTED, buff=BOX_BUFF)
-        self.narrate("Softmax of Q K transposed over root d k, times V: that is the whole layer.")
+        self.narrate(
+            "Softmax of Q K transposed over root d k, times V: that is one head. "
+            "W_O mixes the heads into the layer's output."
+        )
         self.play(Create(box), run_time=0.8)
 
     @staticmethod
@@ -125,7 +128,7 @@ QUIZ = [
         "What is the computational complexity\nof self-attention?",
         "<span fgcolor='{heat}'>O(T²·d)</span>, with T the sequence length and d the embedding size:\n"
         "QKᵀ compares all T × T pairs of tokens,\neach with a d-long dot product.",
-        "Order T squared times d: every pair of tokens, each compared with a d-long dot product.",
+        "Order T squared times d for the scores: every pair of tokens, each compared with a d-long dot product.",
     ),
     (
         "Why do we divide the dot products by √dₖ?",

@@ -4,8 +4,24 @@ scores (so ÷√d_k sets how sharp the weights are); large scores make its gradi
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, ORIGIN, RIGHT, UP, Arc, Create, FadeIn, Rectangle, Succession, VGroup, Write
+from manim import (
+    DOWN,
+    LEFT,
+    ORIGIN,
+    RIGHT,
+    UP,
+    Arc,
+    Create,
+    FadeIn,
+    Indicate,
+    Mobject,
+    Rectangle,
+    Succession,
+    VGroup,
+    Write,
+)
 
+from attention_math.claims import mirrored
 from attention_math.types import Alignment, SaturationDemo
 from scenes.first_example import number_text, vector_text
 from scenes.kit import (
@@ -43,26 +59,44 @@ class MirrorScores(LessonScene):
         if not cs.same_query_key:
             rule = formula(r"W_q \neq W_k", size=FORMULA)
         verdict = caption("symmetric: QKᵀ equals its transpose" if cs.scores_symmetric else "not symmetric here", LEAD)
+        claim = mirrored(tokens, cs.scores, cs.weights)
         why = VGroup(
-            caption("a word would weigh another exactly", BODY, palette.MUTED),
-            caption("as much as that word weighs it", BODY, palette.MUTED),
+            caption("the scores mirror, the weights need not:", BODY, palette.MUTED),
+            caption("softmax normalises each row on its own", BODY, palette.MUTED),
+            self.weight_pair(tokens, cs.weights, claim.about),
             caption("learned, different W for queries and keys", BODY),
             caption("break the mirror: one reason for three matrices", BODY),
         ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         panel = VGroup(rule, verdict, why).arrange(DOWN, aligned_edge=LEFT, buff=0.6)
         fit_content(VGroup(grid, panel).arrange(RIGHT, buff=0.9))
-        self.narrate("Look again at the scores of 'the cat sat', where the notes use the same matrix for W_q and W_k.")
+        same = "use the same matrix for" if cs.same_query_key else "use different matrices for"
+        self.narrate(f"Look again at the scores of '{' '.join(tokens)}', where the notes {same} W_q and W_k.")
         self.play(FadeIn(grid), Write(rule))
         a, b = grid.get_entry(first, last), grid.get_entry(last, first)
         pair = f"'{tokens[first]}' to '{tokens[last]}' and '{tokens[last]}' to '{tokens[first]}'"
-        self.narrate(f"Then every query equals its key, and {pair} score the same: {number_text(cs.scores[0, -1])}.")
+        if cs.scores_symmetric:
+            self.narrate(f"The scores mirror: {pair} score the same, {number_text(cs.scores[0, -1])}.")
+        else:
+            self.narrate("Here the scores do not mirror.")
         self.play(Create(_frame(a, palette.QUERY)), Create(_frame(b, palette.KEY)))
         self.play(FadeIn(verdict, shift=UP * 0.1))
-        self.narrate("A word would then weigh another exactly as much as that word weighs it.")
-        self.play(FadeIn(why[:2]))
+        self.narrate(claim.text)
+        self.play(FadeIn(why[:3]))
         self.narrate("Learned projections with W_q not equal to W_k break this mirror: one reason for three matrices.")
-        self.play(FadeIn(why[2:]))
+        self.play(FadeIn(why[3:]))
         self.wait(1.5)
+
+    @staticmethod
+    def weight_pair(tokens: list[str], weights: np.ndarray, pair: tuple[int, ...]) -> Mobject:
+        """The two weights of the pair the claim names (nothing when the weights mirror too)."""
+        if not pair:
+            return VGroup()
+        a, b = pair
+        return caption(
+            f"weights: {tokens[a]} → {tokens[b]} {fmt(weights[a, b])},  {tokens[b]} → {tokens[a]} {fmt(weights[b, a])}",
+            BODY,
+            palette.HIGHLIGHT,
+        )
 
 
 class ReadGaps(LessonScene):
@@ -95,6 +129,7 @@ class ReadGaps(LessonScene):
             self.narrate("With two keys the top weight is one over one plus e to the minus gap: only the gap counts.")
             self.play(FadeIn(rule))
         self.narrate("So dividing by √d_k sets how sharp the weights are: smaller gaps, softer softmax.")
+        self.play(Indicate(scaled[2], color=palette.HIGHLIGHT), Indicate(scaled[3], color=palette.HIGHLIGHT))
         self.wait(1.5)
 
     def row(self, name: str, scores, gaps, weights) -> VGroup:

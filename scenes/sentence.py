@@ -16,7 +16,8 @@ from manim import (
     VGroup,
 )
 
-from scenes.kit import BODY, CAPTION, HEADING, Heatmap, LessonScene, SoftmaxBars, caption, palette
+from attention_math.claims import row_meaning
+from scenes.kit import BODY, HEADING, Heatmap, LessonScene, SoftmaxBars, caption, palette
 
 DIMMED = 0.25  # opacity of the rows that are not the focus word's
 
@@ -72,21 +73,26 @@ class AttendTrainStation(LessonScene):
         )
 
     def call_out(self, heat: Heatmap, bars: SoftmaxBars, tokens: list[str], focus: int, other: int) -> None:
-        """The strongest other word: its cell and bar marked, and what it means for the sentence."""
+        """The focus row's strongest other word, then the row of that word: the row that settles its meaning."""
+        looks, back = row_meaning(tokens, self.values.train_station.weights, focus)
         cell = heat.get_cell(focus, other)
-        mark = Rectangle(width=cell.width + 0.08, height=cell.height + 0.08, color=palette.TEXT, stroke_width=5)
-        self.narrate(f"Besides itself, '{tokens[focus]}' looks most at '{tokens[other]}'.")
+        mark = Rectangle(width=cell.width + 0.08, height=cell.height + 0.08, color=palette.HIGHLIGHT, stroke_width=5)
+        self.narrate(looks.text)
         self.play(
             Create(mark.move_to(cell)),
-            Indicate(bars.get_bars()[other], color=palette.HEAT_HIGH),
-            Indicate(bars.get_labels()[other], color=palette.HEAT_HIGH),
+            Indicate(bars.get_bars()[other], color=palette.HIGHLIGHT),
+            Indicate(bars.get_labels()[other], color=palette.HIGHLIGHT),
         )
+        answer = back.about[1] if back.about else focus
+        row = heat.get_row(other)
+        frame = Rectangle(width=row.width + 0.1, height=row.height + 0.1, color=palette.KEY).move_to(row)
         lines = VGroup(
-            caption(f"besides itself, “{tokens[focus]}”", BODY),
-            caption(f"looks most at “{tokens[other]}”", BODY),
-            caption(f"so “{tokens[other]}” is read with “{tokens[focus]}”:", CAPTION, palette.MUTED),
-            caption(f"a {tokens[focus]} {tokens[other]}", HEADING, palette.HEAT_LOW),
-        ).arrange(DOWN, buff=0.2)
-        lines.next_to(bars, DOWN, buff=0.5).match_x(bars.baseline)
-        self.narrate(f"So '{tokens[other]}' here means a {tokens[focus]} {tokens[other]}: context picks the meaning.")
+            caption(f"the row of “{tokens[other]}”", BODY),
+            caption(f"looks most at “{tokens[answer]}”", BODY),
+        )
+        if back.holds:
+            lines.add(caption(f"a {tokens[focus]} {tokens[other]}", HEADING, palette.HIGHLIGHT))
+        lines.arrange(DOWN, buff=0.2).next_to(bars, DOWN, buff=0.5).match_x(bars.baseline)
+        self.narrate(back.text)
+        self.play(Create(frame), heat.row_labels[other].animate.set_color(palette.KEY))
         self.play(LaggedStart(*(FadeIn(line, shift=UP * 0.1) for line in lines), lag_ratio=0.5))

@@ -178,7 +178,8 @@ class ShuffleTokens(LessonScene):
         ).arrange(DOWN, buff=0.15)
         fit_width(verdict, 12).next_to(VGroup(before, after), DOWN, buff=0.9)
         self.narrate(
-            "Attention alone cannot tell word order: that is why Transformers add positions to each embedding."
+            "Attention alone cannot tell word order: that is why Transformers add position information, "
+            "to the embeddings or inside attention."
         )
         self.play(Write(verdict[0]))
         self.play(FadeIn(verdict[1]))

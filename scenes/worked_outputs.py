@@ -181,7 +181,7 @@ class CombineHeads(LessonScene):
         name = notation(caption(f"head {n + 1}: attention weights", BODY))
         name.next_to(rule, DOWN, buff=0.5).align_to(rule, LEFT)
         weights = below_title(Heatmap(head.weights, tokens, cell=cell)).to_edge(RIGHT, buff=0.6)
-        self.narrate(f"Head {n + 1} weighs the tokens differently: it noticed other relationships.")
+        self.narrate(f"Head {n + 1}, with its own matrices, weighs the tokens differently.")
         self.play(FadeIn(weights), FadeIn(name), run_time=0.8)
         self.wait(1.2)
         self.play(FadeOut(weights), FadeOut(name), run_time=0.5)

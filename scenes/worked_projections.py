@@ -149,8 +149,8 @@ class ConfigureModel(LessonScene):
         self.narrate(
             "d_model and h are hyperparameters, chosen before training so that the shapes fit: "
             "d_model must divide evenly into h heads.",
-            about=VGroup(lines[0], lines[1]),
         )
+        self.play(Indicate(lines[2][0], color=palette.HIGHLIGHT))
         self.narrate(
             "Each head reads all d_model numbers of a token but writes only d_k: "
             "side by side, the heads' outputs fill d_model again."

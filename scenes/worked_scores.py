@@ -28,6 +28,7 @@ from manim import (
     Write,
 )
 
+from attention_math.claims import largest_score
 from attention_math.types import Head
 from scenes.kit import (
     HEADING,
@@ -45,6 +46,7 @@ from scenes.kit import (
     formula,
     palette,
 )
+from scenes.kit.base import READ_HOLD
 from scenes.kit.layout import GAP, MAX_ROWS, SUBTITLE_TOP, TOP, below_title, caption_band, fit_width, token_matrix
 from scenes.kit.numbers import fmt
 
@@ -77,8 +79,14 @@ class AlignDotProducts(LessonScene):
         self.play(LaggedStart(*map(GrowArrow, keys), lag_ratio=0.15))
         readout = self.readout(head, 0).next_to(plane, RIGHT, buff=0.8).align_to(plane, UP)
         best = int(np.argmax(head.scores[0]))
-        self.narrate(f"The dot product q·k is largest for the key pointing most the same way: '{tokens[best]}'.")
+        claim = largest_score(tokens, head.scores[0], head.qk_angles[0])
+        self.narrate(claim.text)
         self.play(FadeIn(readout))
+        factors = self.factors(head, tokens, best).next_to(readout, DOWN, buff=0.4).align_to(readout, LEFT)
+        self.play(FadeIn(factors))
+        self.finish_narration()
+        self.wait(READ_HOLD)
+        self.play(FadeOut(factors))
         for j in sorted({*range(min(len(tokens), MAX_PAIRS)), best}):
             self.show_pair(keys, readout, head, j, tokens)
         self.sweep(plane, query, keys[best], readout, head, best)
@@ -88,6 +96,23 @@ class AlignDotProducts(LessonScene):
         """Room for every key around the query, and for the query turned fully around."""
         reach = max(head.query_norms[0], head.key_norms.max()) * 1.05
         return (-reach, reach, -reach, reach)
+
+    @staticmethod
+    def factors(head: Head, tokens: list[str], best: int) -> VGroup:
+        """The score as length times length times cos(angle), for the winning key and the key closest in angle."""
+        closest = int(np.argmin(np.abs(head.qk_angles[0])))
+        rows = [
+            caption(
+                f"{tokens[j]}:  |q| {fmt(head.query_norms[0])} × |k| {fmt(head.key_norms[j])}"
+                f" × cos {fmt(head.qk_degrees[0, j], 0)}° = {fmt(head.scores[0, j])}",
+                LEAD,
+                palette.KEY,
+            )
+            for j in dict.fromkeys((best, closest))
+        ]
+        return VGroup(caption("score = length × length × cos(angle)", LEAD), *rows).arrange(
+            DOWN, aligned_edge=LEFT, buff=0.2
+        )
 
     def readout(self, head: Head, j: int) -> VGroup:
         """ "q·k = " with the score of key ``j`` as a DecimalNumber."""

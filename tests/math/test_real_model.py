@@ -15,7 +15,7 @@ import pytest
 from attention_math import ExampleError, lesson_values, load_example
 from attention_math.example import ROOT, real_model_request
 from attention_math.extract_model import comparable, differences
-from attention_math.real_model import featured_head, read_data
+from attention_math.real_model import featured_head, positional_head, read_data
 from render.plan import fingerprint
 from scenes.lesson import LESSON, by_class
 
@@ -134,11 +134,21 @@ def test_section_is_optional_in_a_file_but_required_by_its_scenes(tmp_path):
 
 
 def test_featured_head_is_where_the_focus_looks_hardest_at_context():
-    attention = np.zeros((2, 3, 4, 4))
-    attention[..., 0] = 1.0  # everyone looks at piece 0 (a special piece)
-    attention[1, 2, 2] = [0.2, 0.7, 0.0, 0.1]  # focus piece 2 looks at context piece 1 in layer 2, head 3
-    attention[0, 1, 2] = [0.4, 0.0, 0.1, 0.5]  # ... and at context piece 3 a little less elsewhere
+    attention = np.zeros((2, 3, 5, 5))  # pieces: [CLS], three words, [SEP]
+    attention[..., 4] = 1.0  # everyone looks at piece 4 (a special piece)
+    attention[1, 2, 2] = [0.2, 0.7, 0.0, 0.0, 0.1]  # focus piece 2 looks at context piece 1 in layer 2, head 3
+    attention[0, 1, 2] = [0.4, 0.0, 0.1, 0.5, 0.0]  # ... and at context piece 3 a little less elsewhere
     assert featured_head(attention, focus_pieces=[2], context=[1, 3]) == (1, 2)
+
+
+def test_a_head_that_reads_the_previous_piece_is_not_featured_however_sharp():
+    attention = np.zeros((1, 2, 5, 5))
+    attention[..., 4] = 1.0
+    attention[0, 0, 2] = [0.3, 0.6, 0.0, 0.0, 0.1]  # head 1: the focus looks at piece 1, by content
+    for i in range(1, 4):  # head 2: every word looks at the piece before it, the focus included
+        attention[0, 1, i] = np.eye(5)[i - 1]
+    assert featured_head(attention, focus_pieces=[2], context=[1, 3]) == (0, 0)
+    assert positional_head(attention, focus_pieces=[2], context=[1, 3]) == (0, 1)
 
 
 def test_values_expose_no_384_dimensional_vectors():

@@ -5,7 +5,10 @@ import sys
 
 import pytest
 
+from attention_math import DEFAULT_EXAMPLE, load_example
+from attention_math.claims import lesson_claims
 from attention_math.example import ROOT
+from attention_math.values import compute
 from scenes.framing import first_frame_problems, grid_problems, motion_problems, plays, redraw_problems
 from scenes.lesson import LESSON
 from scenes.narration.spoken import unspeakable
@@ -105,3 +108,14 @@ def test_scene_leaves_no_updater_that_redraws_every_frame(entry):
 
 
 pytestmark = pytest.mark.slow  # plays every scene (one frame drawn)
+
+
+def test_every_claim_is_said_where_it_belongs():
+    """Each scene says the claims `attention_math.claims` makes for it, word for word: a scene cannot
+    word a comparison its own way."""
+    claims = lesson_claims(compute(load_example(DEFAULT_EXAMPLE)))
+    by_id = {entry.id: entry for entry in LESSON}
+    for scene, made in claims.items():
+        said = snapshots(by_id[scene])[-1].narration
+        missing = [c.text for c in made if c.text not in said]
+        assert not missing, f"{scene} does not say {missing}"

@@ -1,0 +1,226 @@
+"""What the narration says about the example's numbers, decided from those numbers.
+
+Every comparative sentence of the lesson ("largest", "closer", "toward", "saturated", ...) is a
+:class:`Claim` made here: the function looks at the values, picks the wording that is true of them,
+and falls back to a neutral or corrected wording where the strong one does not hold. So an edited
+or generated example can change what the voice says, never make it say something false.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .types import Array
+
+if TYPE_CHECKING:
+    from .values import LessonValues
+
+SATURATED = 0.99  # a top softmax weight from here on is called saturated (its gradient all but gone)
+SAME = 0.005  # weights closer than this print the same at two decimals
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A sentence the narration says, and whether the strong form of it holds for these numbers."""
+
+    text: str
+    holds: bool
+    about: tuple[int, ...] = ()  # the places (tokens, rows) the sentence names, for the scene to point at
+
+
+def num(value: float) -> str:
+    """Two decimals, with no negative zero: how the narration says a value."""
+    text = f"{float(value):.2f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def largest_score(tokens: Sequence[str], scores: Array, angles: Array) -> Claim:
+    """Which key scores highest against one query, and why: the angle, or the key's length.
+
+    ``scores[j] = |q|·|k_j|·cos(angles[j])``: the winner points closest, or, if another key points
+    closer, the winner's key must be longer (with a positive score, cos < cos' and |k|cos ≥ |k'|cos'
+    give |k| > |k'|)."""
+    best = int(np.argmax(scores))
+    turn = np.abs(np.asarray(angles, dtype=float))
+    closest = int(np.argmin(turn))
+    if scores[best] <= 0:
+        said = f"No key points the query's way; the largest score, {num(scores[best])}, goes to '{tokens[best]}'."
+        return Claim(said, False)
+    if turn[best] <= turn[closest] + 1e-9:
+        return Claim(f"The largest score goes to '{tokens[best]}': its key points most nearly the query's way.", True)
+    return Claim(
+        f"The largest score goes to '{tokens[best]}', although '{tokens[closest]}' points closer: "
+        f"the key of '{tokens[best]}' is longer. Angle and length both count.",
+        False,
+    )
+
+
+def mirrored(tokens: Sequence[str], scores: Array, weights: Array) -> Claim:
+    """Symmetric scores do not make symmetric weights: each row is normalised on its own."""
+    if not np.allclose(scores, scores.T):
+        return Claim("These scores do not mirror: the query and key matrices differ.", False)
+    gap = np.abs(weights - weights.T)
+    i, j = (int(v) for v in np.unravel_index(int(np.argmax(gap)), gap.shape))
+    if gap[i, j] < SAME:
+        return Claim("The weights happen to mirror too, but only because each row's sum is the same.", False)
+    a, b = (i, j) if weights[i, j] > weights[j, i] else (j, i)
+    return Claim(
+        f"The scores mirror, but the weights do not: '{tokens[a]}' gives '{tokens[b]}' {num(weights[a, b])}, "
+        f"'{tokens[b]}' gives '{tokens[a]}' only {num(weights[b, a])}. Each row is normalised on its own.",
+        True,
+        (a, b),
+    )
+
+
+def self_match(tokens: Sequence[str], scores: Array) -> Claim:
+    """Does every word score highest with itself? Usually it scores high; a counterexample if there is one."""
+    own = np.diag(scores)
+    beaten = scores - own[:, None]
+    np.fill_diagonal(beaten, -np.inf)
+    i, j = (int(v) for v in np.unravel_index(int(np.argmax(beaten)), beaten.shape))
+    if beaten[i, j] <= 0:
+        return Claim("Here every word scores highest with itself.", True)
+    return Claim(
+        f"A word usually scores high with itself, but not always: '{tokens[i]}' scores "
+        f"'{tokens[j]}' {num(scores[i, j])}, and itself only {num(scores[i, i])}.",
+        False,
+        (i, j),
+    )
+
+
+def lean(raw: Array, scaled: Array) -> Claim:
+    """How hard softmax of the raw scores leans on its top key, against the scaled scores."""
+    top, soft = float(np.max(raw)), float(np.max(scaled))
+    if top >= SATURATED:
+        return Claim(
+            f"Softmax of the raw scores puts {num(top)} on one key: saturated, its gradient nearly gone.", True
+        )
+    if top - soft < SAME:
+        return Claim(f"Softmax gives about the same top weight either way: {num(top)}.", False)
+    return Claim(
+        f"Softmax of the raw scores leans hard on one key: {num(top)}, against {num(soft)} once scaled. "
+        "Larger scores would saturate it.",
+        False,
+    )
+
+
+def softer(raw: Array, scaled: Array) -> Claim:
+    """Whether dividing by √d_k made the weights softer: a smaller top weight, a larger bottom one."""
+    if np.max(scaled) < np.max(raw) - SAME and np.min(scaled) > np.min(raw) + SAME:
+        return Claim(
+            "Softmax of the scaled scores is softer: every key keeps a share, and gradients keep flowing.", True
+        )
+    return Claim(
+        "Softmax of the scaled scores gives about the same weights here: the scores were close already.", False
+    )
+
+
+def row_meaning(tokens: Sequence[str], weights: Array, focus: int) -> tuple[Claim, Claim]:
+    """What the row of ``focus`` looks at most, then what the row of that word looks at: a row is one
+    word's query, so it is the row of a word that settles that word's meaning."""
+    other = _strongest_other(weights[focus], focus)
+    if weights[focus, other] > weights[focus, focus]:
+        first = f"'{tokens[focus]}' looks most at '{tokens[other]}', even more than at itself."
+    else:
+        first = f"After itself, '{tokens[focus]}' looks most at '{tokens[other]}'."
+    back = _strongest_other(weights[other], other)
+    if back != focus:
+        second = f"The row of '{tokens[other]}', which settles its meaning, looks most at '{tokens[back]}'."
+        return Claim(first, True, (focus, other)), Claim(second, False, (other, back))
+    order = "" if weights[other, focus] > weights[other, other] else ", after itself"
+    return Claim(first, True, (focus, other)), Claim(
+        f"And the row of '{tokens[other]}' looks most at '{tokens[focus]}'{order}: "
+        f"that row settles what '{tokens[other]}' means here.",
+        True,
+        (other, focus),
+    )
+
+
+def _strongest_other(row: Array, itself: int) -> int:
+    others = np.array(row, dtype=float)
+    others[itself] = -np.inf
+    return int(np.argmax(others))
+
+
+def map_move(word: str, before: dict[str, float], after: dict[str, float]) -> Claim:
+    """Where the word went on the meaning map, read from its distances to each centre."""
+    nearest = min(after, key=after.__getitem__)
+    was = min(before, key=before.__getitem__)
+    said = f"'{word}' is now {num(after[nearest])} from the {nearest} centre, {num(before[nearest])} before:"
+    if after[nearest] < before[nearest]:
+        return Claim(f"{said} it moved toward {nearest}.", True)
+    if nearest == was:
+        return Claim(f"{said} it drifted away, yet {nearest} is still its nearest centre.", False)
+    return Claim(f"{said} it moved away from {was} faster, so {nearest} is now nearest.", False)
+
+
+def cosine_move(focus: str, sentence: str, alone: dict[str, float], now: dict[str, float]) -> Claim:
+    """How the real model's vector of ``focus`` moved, read from the cosines in the full space."""
+    change = {name: now[name] - alone[name] for name in now}
+    nearest = max(now, key=now.__getitem__)
+    where = f"In '{sentence}', '{focus}'"
+    if change[nearest] > 0:
+        return Claim(f"{where} moves closer to {nearest}: {num(alone[nearest])} to {num(now[nearest])}.", True)
+    rising = [name for name in change if change[name] > 0]
+    if rising:
+        return Claim(f"{where} moves toward {rising[0]}, though {nearest} is still closer.", False)
+    fastest = min(change, key=change.__getitem__)
+    if fastest == nearest:
+        return Claim(f"{where} moves away from every cluster, most from {nearest}, which stays closest.", False)
+    return Claim(
+        f"{where} moves away from {fastest} faster than from {nearest}: its nearer meaning is {nearest}.", False
+    )
+
+
+def toy_match(tokens: Sequence[str], head_weights: Sequence[Array], focus: str, word: str) -> Claim:
+    """The toy head whose row of ``focus`` looks most (of the other words) at the ``word`` a real head chose;
+    head 1 with a neutral sentence when none does. ``about`` holds the head's place."""
+    lower = [t.lower() for t in tokens]
+    row = lower.index(focus.lower())
+    for k, weights in enumerate(head_weights):
+        if word.lower() in lower and lower[_strongest_other(weights[row], row)] == word.lower():
+            return Claim(
+                f"Beside it, head {k + 1} of our toy example: its row of '{focus}' also looks most at '{word}'.",
+                True,
+                (k,),
+            )
+    return Claim(
+        "Beside it, head 1 of our toy example: the same idea, rows are queries and each adds up to 1.", False, (0,)
+    )
+
+
+def alone_leaning(focus: str, cosines: dict[str, float]) -> Claim:
+    """Where the word stands alone: which cluster it is already closer to, in cosine."""
+    ranked = sorted(cosines, key=cosines.__getitem__, reverse=True)
+    first, second = ranked[0], ranked[1]
+    if cosines[first] - cosines[second] < SAME:
+        return Claim(f"'{focus}' alone, with no sentence around it, is as close to {first} as to {second}.", True)
+    return Claim(
+        f"'{focus}' alone, with no sentence around it, already leans {first}: "
+        f"{num(cosines[first])} against {num(cosines[second])}.",
+        True,
+    )
+
+
+def lesson_claims(values: LessonValues) -> dict[str, list[Claim]]:
+    """Every claim the lesson makes about ``values`` (all sections computed), by scene id."""
+    we, cs, ts = values.worked_example, values.cat_sat, values.train_station
+    sd, ss = values.scaling_demo, values.semantic_shift
+    head = we.heads[0]
+    claims = {
+        "dot-products": [largest_score(we.tokens, head.scores[0], head.qk_angles[0])],
+        "symmetric-scores": [mirrored(cs.tokens, cs.scores, cs.weights)],
+        "why-three-matrices": [self_match(ts.tokens, ts.scores)],
+        "scaling-comparison": [lean(sd.softmax_raw, sd.softmax_scaled), softer(sd.softmax_raw, sd.softmax_scaled)],
+        "train-station": list(row_meaning(ts.tokens, ts.weights, ts.focus)),
+        "meaning-shift": [map_move(c.word, c.distance_before, c.distance_after) for c in ss.cases],
+    }
+    if "real_model" in values.declared:
+        rm = values.real_model
+        moves = [cosine_move(rm.focus, s.text, rm.alone.cosines, s.cosines) for s in rm.sentences]
+        claims["real-shift"] = [alone_leaning(rm.focus, rm.alone.cosines), *moves]
+    return claims
