@@ -83,22 +83,22 @@ class WorkCatSat(LessonScene):
         self.build_output(cs)
 
     def project(self, cs: CatSat) -> tuple[LabelledMatrix, LabelledMatrix]:
-        """E, then Q, K and V from it (the notes' identity projections make all three equal E)."""
+        """X, then Q, K and V from it (the notes' identity projections make all three equal X)."""
         tokens = cs.tokens
-        e_mat = LabelledMatrix(cs.E, row_labels=tokens, name="E", font_size=30)
+        e_mat = LabelledMatrix(cs.E, row_labels=tokens, name="X", font_size=30)
         roles = (("Q", cs.Q), ("K", cs.K), ("V", cs.V))
         mats = VGroup(*(LabelledMatrix(m, name=r, color=palette.ROLE[r], font_size=30) for r, m in roles))
         mats.arrange(RIGHT, buff=0.6)
         fit_width(VGroup(e_mat, mats).arrange(RIGHT, buff=1.0), 13).move_to(UP * 0.6)
-        self.narrate(f"{len(tokens)} tokens, each embedded as a vector of {cs.E.shape[1]} numbers: the rows of E.")
+        self.narrate(f"{len(tokens)} tokens, each embedded as a vector of {cs.E.shape[1]} numbers: the rows of X.")
         self.play(FadeIn(e_mat.get_frame()), e_mat.fill_in(run_time=1.2))
         identity = all(is_identity(w) for w in (cs.W_q, cs.W_k, cs.W_v))
-        how = r"W_Q = W_K = W_V = I" if identity else r"Q = E W_Q,\; K = E W_K,\; V = E W_V"
+        how = r"W_{Q} = W_{K} = W_{V} = I" if identity else r"Q = X W_{Q},\; K = X W_{K},\; V = X W_{V}"
         rule = formula(how, size=FORMULA).next_to(VGroup(e_mat, mats), DOWN, buff=0.6)
         self.narrate(
-            "The notes keep it simple: all three projections are the identity, so Q, K and V all equal E."
+            "The notes keep it simple: all three projections are the identity, so Q, K and V all equal X."
             if identity
-            else "Each projection turns E into its own matrix: Q, K and V."
+            else "Each projection turns X into its own matrix: Q, K and V."
         )
         self.play(Write(rule))
         frames = VGroup(*(m.get_frame() for m in mats))
@@ -120,7 +120,7 @@ class WorkCatSat(LessonScene):
     def score_grid(self, cs: CatSat, q_mat: LabelledMatrix, k_mat: LabelledMatrix) -> LabelledMatrix:
         """QKᵀ: each cell the dot product of a query row and a key row, written out for the first row."""
         tokens = cs.tokens
-        grid = LabelledMatrix(cs.scores, row_labels=tokens, col_labels=tokens, name=r"QK^{\top}", font_size=32)
+        grid = LabelledMatrix(cs.scores, row_labels=tokens, col_labels=tokens, name=r"QK^{T}", font_size=32)
         grid.move_to(RIGHT * 2.2 + UP * 0.6)
         note = caption("rows are queries · columns are keys", LABEL, palette.MUTED).next_to(grid, DOWN, buff=0.35)
         self.narrate("Scores: the query of each row is dotted with the key of each column.")
@@ -162,7 +162,7 @@ class WorkCatSat(LessonScene):
         )
         self.play(Write(divide))
         scaled = LabelledMatrix(
-            cs.scaled_scores, row_labels=tokens, col_labels=tokens, name=r"QK^{\top} / \sqrt{d_k}", font_size=32
+            cs.scaled_scores, row_labels=tokens, col_labels=tokens, name=r"QK^{T} / \sqrt{d_k}", font_size=32
         ).move_to(scores, aligned_edge=LEFT + DOWN)
         self.play(ReplacementTransform(scores, scaled), run_time=1.2)
         self.play(FadeOut(divide))

@@ -165,7 +165,7 @@ LESSON: list[Entry] = [
         "Limitations",
         "scenes/limits.py",
         ("limitations", "Four limitations", "ListLimitations", ()),
-        ("quadratic-cost", "The O(T²) limit", "GrowQuadratically", ("complexity",)),
+        ("quadratic-cost", "The O(n²) limit", "GrowQuadratically", ("complexity",)),
     ),
     *_chapter(
         "Recap",

@@ -1,4 +1,4 @@
-"""Chapter "Limitations": four weak spots of self-attention, then the O(T²) cost in numbers (T: the sequence length)."""
+"""Chapter "Limitations": four weak spots of self-attention, then the O(n²) cost in numbers (n: the sequence length)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def _same_set() -> VGroup:
 
 
 def _everyone_to_everyone() -> VGroup:
-    cost = notation(caption("O(T²)", TITLE, palette.HEAT_HIGH, font=SERIF))
+    cost = notation(caption("O(n²)", TITLE, palette.HEAT_HIGH, font=SERIF))
     return VGroup(cost, cell_grid(6, 1.5)).arrange(RIGHT, buff=0.5)
 
 
@@ -94,7 +94,7 @@ class ListLimitations(LessonScene):
 
 
 class GrowQuadratically(LessonScene):
-    """T tokens make T × T attention cells: a growing grid, then real sequence lengths."""
+    """n tokens make n × n attention cells: a growing grid, then real sequence lengths."""
 
     def construct(self) -> None:
         cost = self.values.complexity
@@ -111,27 +111,27 @@ class GrowQuadratically(LessonScene):
             caption("keys →", SMALL, palette.KEY, font=SERIF).next_to(grid, UP, buff=0.15),
             caption("queries ↓", SMALL, palette.QUERY, font=SERIF).next_to(grid, LEFT, buff=0.12).align_to(grid, UP),
         )
-        self.narrate("Every token meets every token: T tokens, T being the sequence length, make T times T cells.")
+        self.narrate("Every token meets every token: n tokens, n being the sequence length, make n times n cells.")
         self.play(GrowFromCenter(grid), FadeIn(axes), FadeIn(label), run_time=1.2)
-        self.narrate(f"Each time T doubles, the grid holds {fmt_int(doubling)} times as many cells.")
+        self.narrate(f"Each time n doubles, the grid holds {fmt_int(doubling)} times as many cells.")
         for n, count in zip(lengths[1:], cells[1:], strict=True):
             bigger = cell_grid(n, 3.2).move_to(center)
             self.play(Transform(grid, bigger), Transform(label, self.grid_label(n, count, bigger)), run_time=1.2)
             self.wait(0.8)
-        times = caption(f"double T  →  ×{fmt_int(doubling)} cells", BODY, palette.HEAT_HIGH, font=SERIF)
+        times = caption(f"double n  →  ×{fmt_int(doubling)} cells", BODY, palette.HEAT_HIGH, font=SERIF)
         self.play(FadeIn(times.next_to(label, DOWN, buff=0.2)), run_time=0.8)
         self.wait(1.0)
 
     @staticmethod
     def grid_label(n: int, cells: int, grid: VGroup) -> Text:
-        line = caption(f"T = {fmt_int(n)} tokens: {fmt_int(cells)} cells", CAPTION, font=SERIF)
+        line = caption(f"n = {fmt_int(n)} tokens: {fmt_int(cells)} cells", CAPTION, font=SERIF)
         return line.next_to(grid, DOWN, buff=0.25)
 
     def tabulate(self, cost: Complexity) -> None:
         """Real sequence lengths: comparisons and the memory of one attention matrix."""
         header = [
-            caption("tokens T", LABEL, palette.MUTED, font=SERIF),
-            notation(caption("comparisons T²", LABEL, palette.MUTED, font=SERIF)),
+            caption("tokens n", LABEL, palette.MUTED, font=SERIF),
+            notation(caption("comparisons n²", LABEL, palette.MUTED, font=SERIF)),
             caption(f"memory, {fmt_int(cost.bytes_per_weight)} bytes each", LABEL, palette.MUTED, font=SERIF),
         ]
         rows = [

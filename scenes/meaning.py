@@ -236,7 +236,7 @@ class SummarizeTakeaways(LessonScene):
             self.narrate(line)
             self.play(FadeIn(row[0], shift=RIGHT * 0.2), FadeIn(row[1]), run_time=0.8)
         rule = formula(
-            r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\Big(\frac{Q K^{\top}}{\sqrt{d_k}}\Big)\, V",
+            r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\Big(\frac{Q K^{T}}{\sqrt{d_k}}\Big)\, V",
             size=DISPLAY,
         )
         rule.next_to(rows, DOWN, buff=0.5)

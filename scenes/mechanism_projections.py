@@ -124,7 +124,7 @@ class SeparateRoles(LessonScene):
     @staticmethod
     def projections() -> tuple[tuple[str, object], ...]:
         """The three projection matrices' names and role colours."""
-        return (("W_Q", palette.QUERY), ("W_K", palette.KEY), ("W_V", palette.VALUE))
+        return (("W_{Q}", palette.QUERY), ("W_{K}", palette.KEY), ("W_{V}", palette.VALUE))
 
 
 class GeneralizeAttention(LessonScene):
@@ -136,7 +136,7 @@ class GeneralizeAttention(LessonScene):
         heading = caption("RNN attention: a decoder reads the encoder states", HEADING, font=SERIF).next_to(
             title, DOWN, buff=0.3
         )
-        states = self.sequence("h")
+        states = self.sequence("e")
         context = LabelBox(formula("C(i)", size=FORMULA), color=palette.HEAT_LOW)
         decoder = LabelBox(notation(formula("s_{i-1}", size=FORMULA)), color=palette.MUTED)
         VGroup(context, decoder).arrange(RIGHT, buff=1.5)
@@ -146,8 +146,8 @@ class GeneralizeAttention(LessonScene):
         query = connect(decoder, context, palette.QUERY)
         rule = notation(
             formula(
-                r"C(i) = \sum_{j=1}^{T} \alpha_{ij}\, h_j",
-                r",\qquad \alpha_{ij} = \mathrm{softmax}_j\, f(s_{i-1}, h_j)",
+                r"C(i) = \sum_{j=1}^{n} \alpha_{ij}\, e_j",
+                r",\qquad \alpha_{ij} = \mathrm{softmax}_j\, f(s_{i-1}, e_j)",
                 size=READOUT,
             )
         ).next_to(picture, DOWN, buff=0.35)
@@ -160,11 +160,11 @@ class GeneralizeAttention(LessonScene):
         self.play(LaggedStart(*(Indicate(w, color=palette.HIGHLIGHT) for w in weights), lag_ratio=0.3))
 
         own = self.sequence("x").move_to(states)
-        output = LabelBox(formula("A(i)", size=FORMULA), color=palette.HEAT_LOW).move_to(context)
+        output = LabelBox(formula("z_i", size=FORMULA), color=palette.HEAT_LOW).move_to(context)
         new_heading = caption("Self-attention: the sequence attends to itself", HEADING, font=SERIF).move_to(heading)
         new_rule = notation(
             formula(
-                r"A(i) = \sum_{j=1}^{T} \alpha_{ij}\, x_j",
+                r"z_i = \sum_{j=1}^{n} \alpha_{ij}\, x_j",
                 r",\qquad \alpha_{ij} = \mathrm{softmax}_j\, \frac{x_i \cdot x_j}{\mathrm{const}}",
                 size=READOUT,
             )
@@ -177,7 +177,7 @@ class GeneralizeAttention(LessonScene):
             FadeOut(VGroup(decoder, query)),
         )
         self.play(own[2].animate.highlight(palette.QUERY), TransformMatchingTex(rule, new_rule))
-        self.narrate("The output A(i) is the same weighted sum, now over the sequence's own vectors.")
+        self.narrate("The output z_i is the same weighted sum, now over the sequence's own vectors.")
         self.play(Indicate(output, color=palette.HIGHLIGHT))
 
         lack = VGroup(
@@ -196,8 +196,8 @@ class GeneralizeAttention(LessonScene):
 
     @staticmethod
     def sequence(symbol: str) -> VGroup:
-        """Boxes for the vectors symbol_1, symbol_2, symbol_i, …, symbol_T of a sequence (indices: notation)."""
-        labels = [f"{symbol}_1", f"{symbol}_2", f"{symbol}_i", r"\cdots", f"{symbol}_T"]
+        """Boxes for the vectors symbol_1, symbol_2, symbol_i, …, symbol_n of a sequence (indices: notation)."""
+        labels = [f"{symbol}_1", f"{symbol}_2", f"{symbol}_i", r"\cdots", f"{symbol}_n"]
         boxes = VGroup(*(LabelBox(formula(t, size=FORMULA), width=1.0) for t in labels))
         return notation(boxes.arrange(RIGHT, buff=0.4))
 
@@ -218,37 +218,37 @@ class TrackShapes(LessonScene):
         T, d_model, d_k, d_v = we.T, we.d_model, we.d_k, we.d_v
         unit = min(0.22, 1.0 / max(T, d_model))  # the largest block stays about one unit tall
         sizes = formula(
-            rf"T = {T} \text{{ tokens}},\quad d_{{model}} = {d_model},\quad d_k = {d_k},\quad d_v = {d_v}", size=READOUT
+            rf"n = {T} \text{{ tokens}},\quad d_{{model}} = {d_model},\quad d_k = {d_k},\quad d_v = {d_v}", size=READOUT
         )
         sizes.scale(0.8).next_to(title, DOWN, buff=0.3)
 
         products = (
             (
-                r"Q = X W^{Q}",
-                r"(T \times d_{model})(d_{model} \times d_k) \to T \times d_k",
+                r"Q = X W_{Q}",
+                r"(n \times d_{model})(d_{model} \times d_k) \to n \times d_k",
                 ShapeBlock(T, d_model, "X", palette.TEXT, unit),
-                ShapeBlock(d_model, d_k, "W^Q", palette.QUERY, unit),
+                ShapeBlock(d_model, d_k, "W_{Q}", palette.QUERY, unit),
                 ShapeBlock(T, d_k, "Q", palette.QUERY, unit),
-                "Projecting: T by d model times d model by d k gives T by d k. Keys and values alike.",
+                "Projecting: n by d model times d model by d k gives n by d k. Keys and values alike.",
             ),
             (
                 r"Q K^{T}",
-                r"(T \times d_k)(d_k \times T) \to T \times T",
+                r"(n \times d_k)(d_k \times n) \to n \times n",
                 ShapeBlock(T, d_k, "Q", palette.QUERY, unit),
                 ShapeBlock(d_k, T, "K^T", palette.KEY, unit),
                 ShapeBlock(T, T, "QK^T", palette.HEAT_LOW, unit),
-                "Queries times keys transposed: one score for every pair of tokens, T by T.",
+                "Queries times keys transposed: one score for every pair of tokens, n by n.",
             ),
             (
                 r"\mathrm{softmax}(\cdot)\, V",
-                r"(T \times T)(T \times d_v) \to T \times d_v",
-                ShapeBlock(T, T, "A", palette.HEAT_LOW, unit),
+                r"(n \times n)(n \times d_v) \to n \times d_v",
+                ShapeBlock(T, T, r"\alpha", palette.HEAT_LOW, unit),
                 ShapeBlock(T, d_v, "V", palette.VALUE, unit),
                 ShapeBlock(T, d_v, "Z", palette.TEXT, unit),
                 "The weights times the values: one output row of size d v per token.",
             ),
         )
-        batch = formula(r"\text{a batch of } B \text{ sequences: } B \times T \times d_v", size=FORMULA)
+        batch = formula(r"\text{a batch of } B \text{ sequences: } B \times n \times d_v", size=FORMULA)
         batch_sizes = formula(rf"= B \times {T} \times {d_v}", size=FORMULA, color=palette.MUTED)
         caption_band(VGroup(batch, batch_sizes).arrange(RIGHT))
         rows = VGroup(*(self.product_row(*p[:5]) for p in products)).arrange(DOWN, buff=0.3)
@@ -265,7 +265,7 @@ class TrackShapes(LessonScene):
             self.play(LaggedStart(*(FadeIn(part) for part in row[1]), lag_ratio=0.4), run_time=1.5)
             self.wait(1.8)
 
-        self.narrate("For a batch of B sentences, the output is B by T by d v.")
+        self.narrate("For a batch of B sentences, the output is B by n by d v.")
         self.play(Write(batch), FadeIn(batch_sizes))
         self.wait(3)
 

@@ -188,7 +188,7 @@ class FadeRecurrentSignal(LessonScene):
         tokens = spread(TokenRow(rnn.tokens, font_size=26), 2.3)
         source, target = tokens[rnn.source], tokens[rnn.target]
         source.set_color(palette.HEAT_HIGH)
-        cells = VGroup(*(LabelBox("h", width=0.9, height=0.6).next_to(t, DOWN, buff=0.35) for t in tokens))
+        cells = VGroup(*(LabelBox("s", width=0.9, height=0.6).next_to(t, DOWN, buff=0.35) for t in tokens))
         links = VGroup(*(connect(a, b) for a, b in zip(cells, cells[1:], strict=False)))
         self.narrate("A recurrent network reads a sentence one word at a time, passing a memory along.")
         baseline_y, full = -2.4, 2.4
@@ -234,7 +234,7 @@ class ContrastEmbeddings(LessonScene):
         title = self.show_title()
         example = self.values.cat_sat
         tokens = example.tokens
-        fixed = LabelledMatrix(example.E, row_labels=tokens, name="E", font_size=38).fit_within(4.5, 3.6)
+        fixed = LabelledMatrix(example.E, row_labels=tokens, name="X", font_size=38).fit_within(4.5, 3.6)
         contextual = LabelledMatrix(example.output, row_labels=tokens, name="Z", places=2, font_size=38)
         contextual.fit_within(5.2, 3.6)
         VGroup(fixed, contextual).arrange(RIGHT, buff=2.6).next_to(title, DOWN, buff=0.9)
@@ -282,7 +282,7 @@ class CompareParallelism(LessonScene):
         self.show_title()
         rnn = self.values.rnn_decay
         tokens = spread(TokenRow(rnn.tokens, font_size=24), 2.4)
-        cells = VGroup(*(LabelBox("h", width=0.8, height=0.5).next_to(t, DOWN, buff=0.25) for t in tokens))
+        cells = VGroup(*(LabelBox("s", width=0.8, height=0.5).next_to(t, DOWN, buff=0.25) for t in tokens))
         links = VGroup(*(connect(a, b) for a, b in zip(cells, cells[1:], strict=False)))
         sequential = caption(
             f"RNN: {fmt_int(rnn.sequential_steps)} steps, one after another", LEAD, palette.MUTED, font=SERIF

@@ -44,7 +44,7 @@ class RecapSteps(LessonScene):
             ("Input embeddings", r"X", shape(T, d_model), "Each token enters as a row of X."),
             (
                 "Project to Q, K, V",
-                r"Q = XW_Q",
+                r"Q = XW_{Q}",
                 rf"({shape(T, d_model)})({shape(d_model, d_k)}) \to {shape(T, d_k)}",
                 "Three learned matrices project X into queries, keys and values.",
             ),
@@ -84,7 +84,7 @@ class RecapSteps(LessonScene):
     def legend(tokens: list[str], T: int, d_model: int, d_k: int) -> VGroup:
         """The example's tokens and sizes, the symbols the shapes below are made of."""
         sizes = formula(
-            rf"T = {fmt_int(T)},\quad d_{{model}} = {fmt_int(d_model)},\quad d_k = {fmt_int(d_k)}", size=TITLE
+            rf"n = {fmt_int(T)},\quad d_{{model}} = {fmt_int(d_model)},\quad d_k = {fmt_int(d_k)}", size=TITLE
         )
         words = caption(" ".join(tokens), LEAD)
         return VGroup(words, sizes).arrange(RIGHT, buff=0.6)
@@ -126,9 +126,9 @@ QUIZ = [
     ),
     (
         "What is the computational complexity\nof self-attention?",
-        "<span fgcolor='{heat}'>O(T²·d)</span>, with T the sequence length and d the embedding size:\n"
-        "QKᵀ compares all T × T pairs of tokens,\neach with a d-long dot product.",
-        "Order T squared times d for the scores: every pair of tokens, each compared with a d-long dot product.",
+        "<span fgcolor='{heat}'>O(n²·d)</span>, with n the sequence length and d the embedding size:\n"
+        "QKᵀ compares all n × n pairs of tokens,\neach with a d-long dot product.",
+        "Order n squared times d for the scores: every pair of tokens, each compared with a d-long dot product.",
     ),
     (
         "Why do we divide the dot products by √dₖ?",

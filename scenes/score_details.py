@@ -48,16 +48,16 @@ def _frame(mob, color) -> Rectangle:
 
 
 class MirrorScores(LessonScene):
-    """ "The cat sat" with W_q = W_k: QKᵀ equals its transpose, so a pair scores the same both ways."""
+    """ "The cat sat" with W_Q = W_K: QKᵀ equals its transpose, so a pair scores the same both ways."""
 
     def construct(self) -> None:
         cs = self.values.cat_sat
         tokens, first, last = cs.tokens, 0, len(cs.tokens) - 1
         self.show_title()
-        grid = LabelledMatrix(cs.scores, row_labels=tokens, col_labels=tokens, name=r"QK^{\top}", font_size=36)
-        rule = formula(r"W_q = W_k \;\Rightarrow\; q_i \cdot k_j = q_j \cdot k_i", size=FORMULA)
+        grid = LabelledMatrix(cs.scores, row_labels=tokens, col_labels=tokens, name=r"QK^{T}", font_size=36)
+        rule = formula(r"W_{Q} = W_{K} \;\Rightarrow\; q_i \cdot k_j = q_j \cdot k_i", size=FORMULA)
         if not cs.same_query_key:
-            rule = formula(r"W_q \neq W_k", size=FORMULA)
+            rule = formula(r"W_{Q} \neq W_{K}", size=FORMULA)
         verdict = caption("symmetric: QKᵀ equals its transpose" if cs.scores_symmetric else "not symmetric here", LEAD)
         claim = mirrored(tokens, cs.scores, cs.weights)
         why = VGroup(
@@ -70,7 +70,7 @@ class MirrorScores(LessonScene):
         panel = VGroup(rule, verdict, why).arrange(DOWN, aligned_edge=LEFT, buff=0.6)
         fit_content(VGroup(grid, panel).arrange(RIGHT, buff=0.9))
         same = "use the same matrix for" if cs.same_query_key else "use different matrices for"
-        self.narrate(f"Look again at the scores of '{' '.join(tokens)}', where the notes {same} W_q and W_k.")
+        self.narrate(f"Look again at the scores of '{' '.join(tokens)}', where the notes {same} W_Q and W_K.")
         self.play(FadeIn(grid), Write(rule))
         a, b = grid.get_entry(first, last), grid.get_entry(last, first)
         pair = f"'{tokens[first]}' to '{tokens[last]}' and '{tokens[last]}' to '{tokens[first]}'"
@@ -82,7 +82,7 @@ class MirrorScores(LessonScene):
         self.play(FadeIn(verdict, shift=UP * 0.1))
         self.narrate(claim.text)
         self.play(FadeIn(why[:3]))
-        self.narrate("Learned projections with W_q not equal to W_k break this mirror: one reason for three matrices.")
+        self.narrate("Learned projections with W_Q not equal to W_K break this mirror: one reason for three matrices.")
         self.play(FadeIn(why[3:]))
         self.wait(1.5)
 

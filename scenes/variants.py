@@ -52,7 +52,7 @@ class MaskFuture(LessonScene):
         m, tokens = we.variants.masked, we.tokens
         self.show_title()
         scores = LabelledMatrix(
-            m.scaled_scores, row_labels=tokens, col_labels=tokens, name=r"QK^{\top}/\sqrt{d_k}", font_size=28
+            m.scaled_scores, row_labels=tokens, col_labels=tokens, name=r"QK^{T}/\sqrt{d_k}", font_size=28
         )
         fit_width(below_title(scores), 6.0).to_edge(LEFT, buff=0.5)
         self.narrate(

@@ -1,4 +1,4 @@
-"""The projections as a model has them: one learned W_q applied to every token, and real models' sizes
+"""The projections as a model has them: one learned W_Q applied to every token, and real models' sizes
 (d_model, heads, d_k) beside the toy's, with every head reading all of d_model."""
 
 from __future__ import annotations
@@ -36,14 +36,14 @@ from scenes.kit.numbers import fmt
 
 
 class ShareProjection(LessonScene):
-    """The same W_q turns every row of X into its query; its entries start random and are learned."""
+    """The same W_Q turns every row of X into its query; its entries start random and are learned."""
 
     def construct(self) -> None:
         we = self.values.worked_example
         head, tokens = we.heads[0], we.tokens
         self.show_title()
         x = LabelledMatrix(we.X, row_labels=tokens, name="X", font_size=36)
-        w, random_w = (self.query_matrix(m, "W_q") for m in (head.W_q, we.initial.W_q))
+        w, random_w = (self.query_matrix(m, "W_{Q}") for m in (head.W_q, we.initial.W_q))
         q, random_q = (self.query_matrix(m, "Q") for m in (head.Q, we.initial.Q))
         times, equals = formula(r"\times", size=LEAD), formula("=", size=LEAD)
         # laid out for the wider random matrices; the learned ones stand in their places
@@ -51,7 +51,7 @@ class ShareProjection(LessonScene):
         for learned, spot in ((w, random_w), (q, random_q)):
             learned.scale_to_fit_height(spot.height).move_to(spot)
         row = VGroup(x, times, w, equals, q)
-        self.narrate("Every token goes through the same W_q: there is one matrix, not one per word.")
+        self.narrate("Every token goes through the same W_Q: there is one matrix, not one per word.")
         self.play(FadeIn(row))
         shared = SurroundingRectangle(w.get_entries(), color=palette.QUERY, buff=0.1)
         self.play(Create(shared))
@@ -68,7 +68,7 @@ class ShareProjection(LessonScene):
         return LabelledMatrix(values, name=name, color=palette.QUERY, font_size=36)
 
     def learn(self, learned: tuple[LabelledMatrix, ...], random: tuple[LabelledMatrix, ...], limit: float) -> None:
-        """W_q from random entries to the example's, its queries following: what training does."""
+        """W_Q from random entries to the example's, its queries following: what training does."""
         notes = VGroup(
             caption(f"training starts from random entries, each within ±{fmt(limit)}", BODY),
             caption("backpropagation tunes them, with W<sub>k</sub> and W<sub>v</sub>", BODY, markup=True),
@@ -76,11 +76,11 @@ class ShareProjection(LessonScene):
         ).arrange(DOWN, buff=0.15)
         caption_band(fit_width(notes, 12))
         back = [m.copy() for m in learned]
-        self.narrate("In a real model, training starts W_q as random numbers, so the first queries mean nothing yet.")
+        self.narrate("In a real model, training starts W_Q as random numbers, so the first queries mean nothing yet.")
         self.play(*(FadeTransform(a, b) for a, b in zip(learned, random, strict=True)), run_time=1.2)
         self.play(FadeIn(notes[0], shift=UP * 0.1))
         self.narrate(
-            "Backpropagation tunes the entries, with W_k and W_v, through the gradients that √d_k keeps alive."
+            "Backpropagation tunes the entries, with W_K and W_V, through the gradients that √d_k keeps alive."
         )
         self.play(*(FadeTransform(a, b) for a, b in zip(random, back, strict=True)), run_time=1.2)
         self.play(FadeIn(notes[1], shift=UP * 0.1))
@@ -124,7 +124,7 @@ class CompareSizes(LessonScene):
         return VGroup(*lines)
 
     def every_head_reads_all(self, model: ModelSize, table: VGroup) -> None:
-        """Each head's W_q is d_model × d_k: it reads the whole embedding; the outputs concatenate back."""
+        """Each head's W_Q is d_model × d_k: it reads the whole embedding; the outputs concatenate back."""
         lines = VGroup(
             caption(
                 f"each head's W<sub>q</sub> is {model.d_model} × {model.d_k}: it reads all {model.d_model} numbers",
@@ -135,7 +135,7 @@ class CompareSizes(LessonScene):
         ).arrange(DOWN, buff=0.2)
         fit_width(lines, 12.5).next_to(table, DOWN, buff=0.6)
         self.narrate(
-            f"A head does not read a slice of the embedding: its W_q is {model.d_model} by {model.d_k}, "
+            f"A head does not read a slice of the embedding: its W_Q is {model.d_model} by {model.d_k}, "
             f"so it reads all {model.d_model} numbers and writes {model.d_k}."
         )
         self.play(Write(lines[0]))

@@ -133,10 +133,10 @@ class CombineHeads(LessonScene):
         we = self.values.worked_example
         tokens, heads = we.tokens, we.heads
         self.show_title()
-        head_formula = r"\text{head} = \mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}\right) V"
+        head_formula = r"\text{head} = \mathrm{softmax}\!\left(\frac{QK^{T}}{\sqrt{d_k}}\right) V"
         rule = formula(head_formula, size=FORMULA_LARGE)
         rule.to_edge(LEFT, buff=0.6).shift(UP * 0.8)
-        self.narrate("The other heads run the same steps with their own W_q, W_k and W_v.")
+        self.narrate("The other heads run the same steps with their own W_Q, W_K and W_V.")
         self.play(Write(rule))
         outputs = self.head_outputs(heads, tokens)
         for n in range(1, len(heads)):
@@ -217,5 +217,5 @@ class CombineHeads(LessonScene):
     def project(self, we: WorkedExample, tokens: list[str], concat: LabelledMatrix) -> None:
         """Multiply the concatenation by W_O: the layer's output."""
         self.narrate("Finally the output projection W_O mixes the heads into the layer's output.")
-        out = token_matrix(we.output, tokens, r"\text{concat} \cdot W_O", max_cols=8).move_to(concat)
+        out = token_matrix(we.output, tokens, r"\text{concat} \cdot W_{O}", max_cols=8).move_to(concat)
         self.play(ReplacementTransform(concat, out), run_time=1.2)

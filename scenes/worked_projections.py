@@ -175,7 +175,7 @@ class ConfigureModel(LessonScene):
 
 
 class IntroduceProjections(LessonScene):
-    """Step 3: head 1's learned W_q, W_k, W_v, each d_model × d_k, and what each is for."""
+    """Step 3: head 1's learned W_Q, W_K, W_V, each d_model × d_k, and what each is for."""
 
     def construct(self) -> None:
         we = self.values.worked_example
@@ -186,7 +186,7 @@ class IntroduceProjections(LessonScene):
         mats = VGroup(
             *(
                 LabelledMatrix(w, name=name, color=palette.ROLE[role], font_size=font, max_cols=MAX_COLS)
-                for name, w, role in (("W_q", head.W_q, "Q"), ("W_k", head.W_k, "K"), ("W_v", head.W_v, "V"))
+                for name, w, role in (("W_{Q}", head.W_q, "Q"), ("W_{K}", head.W_k, "K"), ("W_{V}", head.W_v, "V"))
             )
         )
         roles = ("query:\nwhat am I looking for?", "key:\nwhat do I offer?", "value:\nwhat do I pass on?")
@@ -196,9 +196,9 @@ class IntroduceProjections(LessonScene):
         size = rf"\text{{each: }} d_{{\text{{model}}}} \times d_k = {we.d_model} \times {we.d_k}"
         shape = formula(size, size=TITLE, color=palette.MUTED).next_to(notes, DOWN, buff=0.35)
         say = (
-            "W_q makes queries: what each token is looking for.",
-            "W_k makes keys: what each token offers to be found by.",
-            "W_v makes values: what each token passes on when it is chosen.",
+            "W_Q makes queries: what each token is looking for.",
+            "W_K makes keys: what each token offers to be found by.",
+            "W_V makes values: what each token passes on when it is chosen.",
         )
         self.play(*(FadeIn(mat.get_frame()) for mat in mats))  # the opening frame: the three empty matrices
         for mat, note, text in zip(mats, notes, say, strict=True):
@@ -211,13 +211,13 @@ class IntroduceProjections(LessonScene):
 
 
 class MultiplyQueries(LessonScene):
-    """Step 4: Q = X·W_q entry by entry (products and running sum), then K and V faster."""
+    """Step 4: Q = X·W_Q entry by entry (products and running sum), then K and V faster."""
 
     def construct(self) -> None:
         we = self.values.worked_example
         head, tokens, x = we.heads[0], we.tokens, we.X
         self.show_title()
-        self.narrate("Queries come from a matrix product: Q = X · W_q.")
+        self.narrate("Queries come from a matrix product: Q = X · W_Q.")
         parts = self.product_layout(x, head.W_q, head.Q, tokens, "Q")
         x_mat, w_mat, q_mat = parts[0], parts[2], parts[4]
         self.play(FadeIn(VGroup(*parts[:4])), FadeIn(q_mat.get_frame()))
@@ -227,9 +227,9 @@ class MultiplyQueries(LessonScene):
         self.wait(0.8)
         for role, w, result in (("K", head.W_k, head.K), ("V", head.W_v, head.V)):
             self.narrate(
-                "Keys and values are made the same way, with W_k and W_v."
+                "Keys and values are made the same way, with W_K and W_V."
                 if role == "K"
-                else "And V = X · W_v: the values each token will hand on."
+                else "And V = X · W_V: the values each token will hand on."
             )
             new = self.product_layout(x, w, result, tokens, role)
             self.play(
@@ -265,7 +265,7 @@ class MultiplyQueries(LessonScene):
         row_frame = x_mat.row_frame(0)
         col_frame = w_mat.column_frame(0, palette.QUERY)
         self.play(Create(row_frame), Create(col_frame))
-        self.narrate("Entry (1, 1): multiply the first row of X with the first column of W_q, term by term, and add.")
+        self.narrate("Entry (1, 1): multiply the first row of X with the first column of W_Q, term by term, and add.")
         shown_cols = [j for j in q_mat.shown_cols if j is not None]
         for n, j in enumerate(shown_cols):
             line = product_line(x[0], w[:, j], places_for(x), places_for(w), size=LEAD)

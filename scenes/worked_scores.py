@@ -168,7 +168,7 @@ class AlignDotProducts(LessonScene):
     def fill_scores(self, head: Head, tokens: list[str], old: VGroup) -> None:
         """The QKᵀ grid: row 1 cell by cell, then the other rows."""
         self.narrate("Every query meets every key: the scores fill the grid QKᵀ, one row per query.")
-        grid = token_matrix(head.scores, tokens, r"QK^{\top}", col_labels=tokens, max_cols=MAX_ROWS)
+        grid = token_matrix(head.scores, tokens, r"QK^{T}", col_labels=tokens, max_cols=MAX_ROWS)
         fit_width(grid, 12).move_to(DOWN * 0.3)
         self.swap(old, grid.get_frame())
         pair = formula(r"q_i \cdot k_j", size=HEADING, color=palette.MUTED)
@@ -193,14 +193,14 @@ class NormalizeScores(LessonScene):
         self.show_title()
         font = 28 if len(tokens) <= 5 else 20
         rows = 6 if len(tokens) <= 6 else 5  # leave room for the bars below
-        scores = self.grid(head.scores, tokens, r"QK^{\top}", font, rows)
+        scores = self.grid(head.scores, tokens, r"QK^{T}", font, rows)
         self.play(FadeIn(scores))
         scale = formula(
             rf"\div \sqrt{{d_k}} = \div \sqrt{{{head.d_k}}} = \div {fmt(head.sqrt_d_k)}", size=TITLE
         ).next_to(scores, DOWN, buff=0.3)
         self.narrate(f"First divide every score by √d_k = {fmt(head.sqrt_d_k)}, so scores stay in a gentle range.")
         self.play(Write(scale))
-        scaled = self.grid(head.scaled_scores, tokens, r"QK^{\top} / \sqrt{d_k}", font, rows)
+        scaled = self.grid(head.scaled_scores, tokens, r"QK^{T} / \sqrt{d_k}", font, rows)
         self.play(ReplacementTransform(scores, scaled), run_time=1.2)
         self.play(FadeOut(scale))
         heatmap = below_title(self.heatmap(head, tokens)).to_edge(RIGHT, buff=0.4)

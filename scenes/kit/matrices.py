@@ -71,7 +71,7 @@ class LabelledMatrix(VGroup):
     col_labels
         One label per column, drawn above the columns, or ``None``.
     name
-        LaTeX name written above the matrix ("Q", "W_q"), or ``None``.
+        LaTeX name written above the matrix ("Q", "W_Q"), or ``None``.
     color
         Role colour of the brackets, the name and the digits.
     places
