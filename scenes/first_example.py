@@ -268,7 +268,7 @@ class CompareScaling(LessonScene):
         sd = self.values.scaling_demo
         self.show_title(f"Softmax of {vector_text(sd.raw)} against {vector_text(sd.scaled)}")
         vectors = self.vectors(sd).to_edge(UP, buff=1.2)
-        self.narrate("One query and two keys, from the handwritten notes.")
+        self.narrate(f"One query and two keys from the handwritten notes, each d_k = {sd.d_k} numbers long.")
         self.play(FadeIn(vectors))
         products = self.dot_products(sd).next_to(vectors, DOWN, buff=0.4)
         self.narrate("Each score is a dot product: multiply matching entries and add.")

@@ -30,159 +30,143 @@ class Entry:
         }
 
 
-def _chapter(chapter: str, file: str, *scenes: tuple[str, str, str, tuple[str, ...]]) -> list[Entry]:
-    return [Entry(id, chapter, title, file, cls, deps) for id, title, cls, deps in scenes]
+def _chapter(chapter: str, *scenes: tuple[str, str, str, str, tuple[str, ...]]) -> list[Entry]:
+    """A chapter's scenes: (id, title, module in scenes/, class, sections read)."""
+    return [Entry(id, chapter, title, f"scenes/{module}.py", cls, deps) for id, title, module, cls, deps in scenes]
 
 
 WE = ("worked_example",)
 MAP = ("worked_example", "semantic_shift")  # the map is moved by a head of the worked example
+TS = ("train_station",)
 
+#: A learner's order: nothing is used before it is shown (the tools before the words alone, the words
+#: before queries and keys, why √dₖ right after the formula uses it, the worked example before its numbers).
 LESSON: list[Entry] = [
     *_chapter(
         "Why self-attention",
-        "scenes/motivation.py",
-        ("architecture", "Where self-attention sits", "LocateAttention", ()),
-        ("rnn-problem", "The RNN problem: signals fade", "FadeRecurrentSignal", ("rnn_decay",)),
-        ("dictionary-analogy", "Reading a word in context", "ResolveAmbiguity", ()),
-        ("fixed-vs-contextual", "Fixed and contextual embeddings", "ContrastEmbeddings", ("cat_sat",)),
-        ("parallel-computation", "All pairs at once", "CompareParallelism", ("rnn_decay",)),
-        ("global-context", "Global context in one step", "ConnectGlobally", ("rnn_decay",)),
+        ("architecture", "Where self-attention sits", "motivation", "LocateAttention", ()),
+        ("rnn-problem", "The RNN problem: signals fade", "motivation", "FadeRecurrentSignal", ("rnn_decay",)),
+        ("dictionary-analogy", "Reading a word in context", "motivation", "ResolveAmbiguity", ()),
+        ("fixed-vs-contextual", "Fixed and contextual embeddings", "motivation", "ContrastEmbeddings", ("cat_sat",)),
+        ("parallel-computation", "All pairs at once", "motivation", "CompareParallelism", ("rnn_decay",)),
+        ("global-context", "Global context in one step", "motivation", "ConnectGlobally", ("rnn_decay",)),
+    ),
+    *_chapter(
+        "Attention from the words alone",
+        (
+            "rnn-to-self-attention",
+            "From RNN attention to self-attention",
+            "mechanism_projections",
+            "GeneralizeAttention",
+            (),
+        ),
+        ("train-station", "The train left the station on time", "sentence", "AttendTrainStation", TS),
+        ("train-context", "The train's context vector, summed", "readings", "SumTrainContext", TS),
     ),
     *_chapter(
         "Queries, keys and values",
-        "scenes/mechanism_formula.py",
-        ("core-formula", "The core formula", "UnpackFormula", ()),
-        ("database-analogy", "A soft database lookup", "LookUpDatabase", WE),
-        ("why-dot-product", "Why the dot product", "AlignVectors", WE),
-    ),
-    *_chapter(
-        "Queries, keys and values",
-        "scenes/score_details.py",
-        ("dot-not-cosine", "A dot product, not a cosine", "SeparateCosine", WE),
-    ),
-    *_chapter(
-        "Queries, keys and values",
-        "scenes/mechanism_projections.py",
-        ("why-three-matrices", "Why three matrices", "SeparateRoles", ("train_station",)),
-        ("rnn-to-self-attention", "From RNN attention to self-attention", "GeneralizeAttention", ()),
-        ("shape-tracking", "Tracking the shapes", "TrackShapes", WE),
-    ),
-    *_chapter(
-        "A first example: the cat sat",
-        "scenes/first_example.py",
-        ("cat-sat", "The cat sat, step by step", "WorkCatSat", ("cat_sat",)),
-    ),
-    *_chapter(
-        "A first example: the cat sat",
-        "scenes/score_details.py",
-        ("symmetric-scores", "Same W for queries and keys: mirrored scores", "MirrorScores", ("cat_sat",)),
-    ),
-    *_chapter(
-        "A first example: the cat sat",
-        "scenes/first_example.py",
-        ("scaling-comparison", "Softmax with and without scaling", "CompareScaling", ("scaling_demo",)),
-    ),
-    *_chapter(
-        "A first example: the cat sat",
-        "scenes/score_details.py",
-        ("softmax-gaps", "Softmax sees only the gaps", "ReadGaps", ("scaling_demo",)),
-    ),
-    *_chapter(
-        "The worked example",
-        "scenes/worked_projections.py",
-        ("input-embeddings", "Step 1: the input embeddings", "ShowEmbeddings", WE),
-        ("model-configuration", "Step 2: the model configuration", "ConfigureModel", WE),
-        ("projections", "Step 3: the learned projections", "IntroduceProjections", WE),
-        ("multiply-queries", "Step 4: Q, K and V by matrix multiplication", "MultiplyQueries", WE),
-    ),
-    *_chapter(
-        "The worked example",
-        "scenes/weights_and_sizes.py",
-        ("shared-projection", "One learned query matrix for every token", "ShareProjection", WE),
-    ),
-    *_chapter(
-        "The worked example",
-        "scenes/worked_scores.py",
-        ("dot-products", "Step 5: dot products as scores", "AlignDotProducts", WE),
-        ("scale-softmax", "Steps 6 and 7: scaling and softmax", "NormalizeScores", WE),
-    ),
-    *_chapter(
-        "The worked example",
-        "scenes/readings.py",
-        ("read-weights", "Reading a row of weights in words", "ReadWeightRow", WE),
-    ),
-    *_chapter(
-        "The worked example",
-        "scenes/worked_outputs.py",
-        ("weighted-sum", "Step 8: the weighted sum of values", "SumValues", WE),
-        ("multi-head", "Steps 9 and 10: multi-head concatenation", "CombineHeads", WE),
-    ),
-    *_chapter(
-        "The worked example",
-        "scenes/meaning.py",
-        ("static-embeddings", "Static embeddings on the meaning map", "MapStaticEmbeddings", MAP),
-        ("meaning-shift", "The shift: a word moves with its context", "ShiftMeaning", MAP),
-    ),
-    *_chapter(
-        "The worked example",
-        "scenes/readings.py",
-        ("context-weights", "One word, two sentences, two rows of weights", "CompareContexts", MAP),
-    ),
-    *_chapter(
-        "The worked example",
-        "scenes/meaning.py",
-        ("takeaways", "Key takeaways", "SummarizeTakeaways", ()),
+        ("why-three-matrices", "Why three matrices", "mechanism_projections", "SeparateRoles", TS),
+        ("core-formula", "The core formula", "mechanism_formula", "UnpackFormula", ()),
     ),
     *_chapter(
         "Why divide by √dₖ",
-        "scenes/scaling.py",
-        ("variance-explodes", "Dot products explode with dimension", "ExplodeDotProducts", ("variance_demo",)),
-        ("softmax-saturation", "Saturated softmax, vanishing gradient", "SaturateSoftmax", ("saturation_demo",)),
+        (
+            "scaling-comparison",
+            "Softmax with and without scaling",
+            "first_example",
+            "CompareScaling",
+            ("scaling_demo",),
+        ),
+        ("softmax-gaps", "Softmax sees only the gaps", "score_details", "ReadGaps", ("scaling_demo",)),
+        (
+            "variance-explodes",
+            "Dot products explode with dimension",
+            "scaling",
+            "ExplodeDotProducts",
+            ("variance_demo",),
+        ),
+        (
+            "softmax-saturation",
+            "Saturated softmax, vanishing gradient",
+            "scaling",
+            "SaturateSoftmax",
+            ("saturation_demo",),
+        ),
+        (
+            "vanishing-not-exploding",
+            "Vanishing, not exploding",
+            "score_details",
+            "CorrectGradientClaim",
+            ("saturation_demo",),
+        ),
     ),
     *_chapter(
-        "Why divide by √dₖ",
-        "scenes/score_details.py",
-        ("vanishing-not-exploding", "Vanishing, not exploding", "CorrectGradientClaim", ("saturation_demo",)),
+        "A first example: the cat sat",
+        ("cat-sat", "The cat sat, step by step", "first_example", "WorkCatSat", ("cat_sat",)),
+        (
+            "symmetric-scores",
+            "Same W for queries and keys: mirrored scores",
+            "score_details",
+            "MirrorScores",
+            ("cat_sat",),
+        ),
     ),
     *_chapter(
-        "Attention across a sentence",
-        "scenes/sentence.py",
-        ("train-station", "The train left the station on time", "AttendTrainStation", ("train_station",)),
+        "The worked example",
+        ("input-embeddings", "Step 1: the input embeddings", "worked_projections", "ShowEmbeddings", WE),
+        ("model-configuration", "Step 2: the model configuration", "worked_projections", "ConfigureModel", WE),
+        ("projections", "Step 3: the learned projections", "worked_projections", "IntroduceProjections", WE),
+        (
+            "multiply-queries",
+            "Step 4: Q, K and V by matrix multiplication",
+            "worked_projections",
+            "MultiplyQueries",
+            WE,
+        ),
+        ("shared-projection", "One learned query matrix for every token", "weights_and_sizes", "ShareProjection", WE),
+        ("dot-products", "Step 5: dot products as scores", "worked_scores", "AlignDotProducts", WE),
+        ("why-dot-product", "Why the dot product", "mechanism_formula", "AlignVectors", WE),
+        ("dot-not-cosine", "A dot product, not a cosine", "score_details", "SeparateCosine", WE),
+        ("scale-softmax", "Steps 6 and 7: scaling and softmax", "worked_scores", "NormalizeScores", WE),
+        ("read-weights", "Reading a row of weights in words", "readings", "ReadWeightRow", WE),
+        ("database-analogy", "A soft database lookup", "mechanism_formula", "LookUpDatabase", WE),
+        ("weighted-sum", "Step 8: the weighted sum of values", "worked_outputs", "SumValues", WE),
+        ("shape-tracking", "Tracking the shapes", "mechanism_projections", "TrackShapes", WE),
+        ("multi-head", "Steps 9 and 10: multi-head concatenation", "worked_outputs", "CombineHeads", WE),
     ),
     *_chapter(
-        "Attention across a sentence",
-        "scenes/readings.py",
-        ("train-context", "The train's context vector, summed", "SumTrainContext", ("train_station",)),
+        "The meaning map",
+        ("static-embeddings", "Static embeddings on the meaning map", "meaning", "MapStaticEmbeddings", MAP),
+        ("meaning-shift", "The shift: a word moves with its context", "meaning", "ShiftMeaning", MAP),
+        ("context-weights", "One word, two sentences, two rows of weights", "readings", "CompareContexts", MAP),
+    ),
+    *_chapter(
+        "A real transformer",
+        ("real-attention", "The same sentence through MiniLM", "real_model", "ReadRealAttention", ("real_model", *WE)),
+        ("real-shift", "The real shift: apple in context", "real_model", "TraceRealShift", ("real_model",)),
+        (
+            "real-sizes",
+            "Real sizes: model width, heads and dₖ",
+            "weights_and_sizes",
+            "CompareSizes",
+            ("real_model", *WE),
+        ),
     ),
     *_chapter(
         "Masks, two sentences and order",
-        "scenes/variants.py",
-        ("masked-attention", "Masked self-attention: no peeking ahead", "MaskFuture", WE),
-        ("cross-attention", "Cross-attention: queries from another sentence", "AttendAcross", WE),
-        ("word-order", "Shuffled words, shuffled outputs", "ShuffleTokens", WE),
+        ("masked-attention", "Masked self-attention: no peeking ahead", "variants", "MaskFuture", WE),
+        ("cross-attention", "Cross-attention: queries from another sentence", "variants", "AttendAcross", WE),
+        ("word-order", "Shuffled words, shuffled outputs", "variants", "ShuffleTokens", WE),
     ),
     *_chapter(
         "Limitations",
-        "scenes/limits.py",
-        ("limitations", "Four limitations", "ListLimitations", ()),
-        ("quadratic-cost", "The O(n²) limit", "GrowQuadratically", ("complexity",)),
+        ("limitations", "Four limitations", "limits", "ListLimitations", ()),
+        ("quadratic-cost", "The O(n²) limit", "limits", "GrowQuadratically", ("complexity",)),
     ),
     *_chapter(
         "Recap",
-        "scenes/recap.py",
-        ("seven-steps", "The seven steps, with shapes", "RecapSteps", ("worked_example",)),
-        ("quiz", "Quiz", "QuizAttention", ()),
-    ),
-    *_chapter(
-        "A real transformer",
-        "scenes/real_model.py",
-        ("real-attention", "The same sentence through MiniLM", "ReadRealAttention", ("real_model", "worked_example")),
-        ("real-shift", "The real shift: apple in context", "TraceRealShift", ("real_model",)),
-    ),
-    *_chapter(
-        "A real transformer",
-        "scenes/weights_and_sizes.py",
-        ("real-sizes", "Real sizes: model width, heads and dₖ", "CompareSizes", ("real_model", "worked_example")),
+        ("seven-steps", "The seven steps, with shapes", "recap", "RecapSteps", WE),
+        ("quiz", "Quiz", "recap", "QuizAttention", ()),
     ),
 ]
 

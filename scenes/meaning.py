@@ -1,5 +1,5 @@
 """The meaning map (the slide deck's closing visuals): a static word between two clusters, moved by
-attention toward the meaning its sentence gives it; then the key takeaways."""
+attention toward the meaning its sentence gives it."""
 
 from __future__ import annotations
 
@@ -32,12 +32,10 @@ from scenes.kit import (
     LessonScene,
     TokenRow,
     caption,
-    formula,
-    notation,
     number,
     palette,
 )
-from scenes.kit.layout import GAP, SUBTITLE_TOP, below_title, caption_band
+from scenes.kit.layout import GAP, SUBTITLE_TOP, caption_band
 from scenes.kit.meaning_map import MeaningMap, cluster_color
 
 TIE = 0.05  # distances within 5 % of each other count as "about as far"
@@ -200,47 +198,3 @@ class ShiftMeaning(LessonScene):
             caption(f"“{case.word}” {'moved toward' if claim.holds else 'is now nearest to'}", LEAD),
             caption(nearest, DISPLAY, cluster_color(nearest)),
         ).arrange(DOWN, buff=0.15)
-
-
-class SummarizeTakeaways(LessonScene):
-    """The slide deck's key takeaways, one line per idea, as a closing card."""
-
-    TAKEAWAYS = (  # fixed facts, true of any example: notation for the numbers audit
-        ("Projections", "each token becomes a query, a key and a value", palette.QUERY),
-        ("Scores", "Q · K: how relevant each token is to each other token", palette.KEY),
-        ("Softmax", "turns each row of scores into weights that add up to 1", palette.HEAT_HIGH),
-        ("Weighted sum", "each output mixes the value vectors by those weights", palette.VALUE),
-        ("Multi-head", "several heads catch several kinds of relationship", palette.TEXT),
-    )
-
-    def construct(self) -> None:
-        self.show_title()
-        rows = VGroup(
-            *(
-                VGroup(caption(name, LEAD, color), notation(caption(text, CAPTION))).arrange(RIGHT, buff=0.4)
-                for name, text, color in self.TAKEAWAYS
-            )
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.45)
-        names = VGroup(*(row[0] for row in rows))
-        for row in rows:
-            row[1].next_to(names, RIGHT, buff=0.5).match_y(row[0])
-        below_title(rows).shift(DOWN * 0.2)
-        spoken = (
-            "Projections: every token becomes a query, a key and a value.",
-            "Scores: query times key says how relevant one token is to another.",
-            "Softmax turns each row of scores into weights that sum to one.",
-            "The output is a weighted sum of the value vectors.",
-            "And several heads run side by side, each noticing different relationships.",
-        )
-        for row, line in zip(rows, spoken, strict=True):
-            self.narrate(line)
-            self.play(FadeIn(row[0], shift=RIGHT * 0.2), FadeIn(row[1]), run_time=0.8)
-        rule = formula(
-            r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\Big(\frac{Q K^{T}}{\sqrt{d_k}}\Big)\, V",
-            size=DISPLAY,
-        )
-        rule.next_to(rows, DOWN, buff=0.5)
-        self.narrate("Together: attention is softmax of QK transposed over root d_k, times V.")
-        self.play(Write(rule))
-        self.finish_narration()
-        self.wait(2)

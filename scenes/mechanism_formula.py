@@ -113,7 +113,10 @@ class UnpackFormula(LessonScene):
             caption("scaled", LEAD).next_to(scaled, DOWN, buff=0.1),
         )
         name = caption("scaled dot-product attention", PROMINENT, font=SERIF).to_edge(DOWN, buff=1.0)
-        self.narrate("Q K transpose is a dot product of queries and keys, and dividing by root d k scales it.")
+        self.narrate(
+            "Q K transpose holds the dot products of queries and keys, each d k numbers long; "
+            "dividing by root d k scales them, and the next chapter shows why."
+        )
         self.play(Create(dot), FadeIn(labels[0]))
         self.play(Create(scaled), FadeIn(labels[1]))
         self.narrate("So papers and code call it scaled dot-product attention.")

@@ -53,13 +53,15 @@ class SeparateRoles(LessonScene):
         ts = self.values.train_station
         claim = self_match(ts.tokens, ts.scores)
         problem = VGroup(
-            caption("Without projections, each word is its own query and key.", LEAD, font=SERIF),
+            caption("Without projections, a word asks and answers with one vector.", LEAD, font=SERIF),
             formula(r"x_i \cdot x_j = x_j \cdot x_i", size=DISPLAY),
             caption("The scores are symmetric, and a word usually scores high with itself.", LEAD, palette.MUTED),
             fit_width(self.counterexample(ts, claim.about), 12),
         ).arrange(DOWN, buff=0.35)
         problem.next_to(title, DOWN, buff=0.7)
-        self.narrate("If we scored the word vectors themselves, each word would be its own query and key.")
+        self.narrate(
+            "So far, each word scored the others with its own vector: it asks, and it answers, with the same numbers."
+        )
         self.play(FadeIn(problem[0]))
         self.play(Write(problem[1]))
         self.narrate("The scores would be symmetric: a pair scores the same both ways.")

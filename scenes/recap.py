@@ -148,7 +148,7 @@ QUIZ = [
 class QuizAttention(LessonScene):
     """Five questions; each answer appears after a pause to think."""
 
-    THINK_SECONDS = 2.5
+    THINK_SECONDS = 4.5  # of silence once the question has been said, the timer running out
 
     def construct(self) -> None:
         self.show_title()
@@ -174,6 +174,7 @@ class QuizAttention(LessonScene):
         reply.next_to(timer, DOWN, buff=0.5)
         self.narrate(question.replace("\n", " ") + " Pause and think.")
         self.play(FadeIn(card, shift=0.2 * DOWN), FadeIn(timer), run_time=0.8)
+        self.finish_narration()
         self.play(timer.animate.scale(0.001, about_edge=LEFT), run_time=self.THINK_SECONDS, rate_func=linear)
         self.narrate(said)
         self.play(FadeOut(timer), FadeIn(reply, shift=0.2 * UP), run_time=0.8)

@@ -37,7 +37,7 @@ class AttendTrainStation(LessonScene):
         self.narrate(f"Every word of this sentence attends to every word: a {n} × {n} grid of weights.")
         self.play(FadeIn(heat.get_labels()), FadeIn(heat.get_caption()))
         self.play(LaggedStart(*(heat.fill_row(i) for i in range(n)), lag_ratio=0.3, run_time=2.5))
-        self.narrate("Rows are queries: each row is one word asking how much every other word matters to it.")
+        self.narrate("Each row is one word asking how much every other word matters to it.")
         self.focus_row(heat, focus)
         bars = SoftmaxBars(  # coloured on the heatmap's scale: one weight, one colour
             weights[focus],

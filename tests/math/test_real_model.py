@@ -161,9 +161,11 @@ def test_values_expose_no_384_dimensional_vectors():
 # --- scenes and renderer ----------------------------------------------------------------------------
 
 
-def test_real_model_scenes_close_the_lesson_and_declare_their_sections():
+def test_real_model_scenes_follow_the_meaning_map_and_declare_their_sections():
     chapter = [e for e in LESSON if e.chapter == "A real transformer"]
-    assert chapter == LESSON[-len(chapter) :] and len(chapter) == 3  # MiniLM attention, its shift, real sizes
+    start = LESSON.index(chapter[0])
+    assert chapter == LESSON[start : start + 3]  # MiniLM attention, its shift, real sizes, together
+    assert LESSON[start - 1].chapter == "The meaning map" and LESSON[-1].id == "quiz"  # the quiz stays last
     assert all("real_model" in e.depends_on for e in chapter)
     assert "worked_example" in by_class("ReadRealAttention").depends_on
 

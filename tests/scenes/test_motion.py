@@ -92,3 +92,24 @@ def test_a_new_figure_earns_a_quiet_hold_before_the_next_sentence() -> None:
     speech = 2 - PAUSE  # without a voice, a sentence of duration d counts as d - PAUSE of speech
     assert starts[1] - starts[0] == pytest.approx(speech + READ_HOLD, abs=1 / 15)
     assert starts[2] - starts[1] == pytest.approx(2.0, abs=1 / 15)
+
+
+def test_the_quiz_leaves_time_to_think_after_each_question() -> None:
+    """After "Pause and think." the answer comes only when a 4-second silence (the timer) has passed."""
+    from scenes.recap import QuizAttention
+
+    said: list[tuple[float, float, str]] = []
+
+    def recording(original: Callable) -> Callable:
+        def add_subcaption(scene: Scene, content: str, duration: float = 1, offset: float = 0) -> None:
+            said.append((scene.time, duration, content))
+            original(scene, content, duration=duration, offset=offset)
+
+        return add_subcaption
+
+    played_with(QuizAttention, "add_subcaption", recording)
+    questions = [i for i, (_, _, text) in enumerate(said) if text.endswith("Pause and think.")]
+    assert len(questions) == 5
+    for i in questions:
+        start, duration, _ = said[i]
+        assert said[i + 1][0] - (start + duration) >= 4.0, said[i : i + 2]
