@@ -30,6 +30,7 @@ DESCEND = set("gjpqyQJ,;_()[]{}|/@$")
 # cap height per unit of font size, in scene units (measured: Text "H" at size 100 is 1.01 tall,
 # TeX "0" at size 100 is 0.714 tall)
 CAP_PER_SIZE = {"text": 0.0101, "tex": 0.00714}
+SCRIPT = 0.7  # TeX sets a subscript or superscript at 70 % of its formula's size: the smallest glyphs read
 CODE_SUBSCRIPT = re.compile(r"[A-Za-z]_[A-Za-z0-9{]")  # "d_k", "W_q", "d_model"
 
 
@@ -64,7 +65,8 @@ def _cap_height(m: Mobject, chars: str, turned: bool) -> float | None:
     if size is None:
         return None
     kind = "tex" if isinstance(m, SingleStringMathTex) or (isinstance(m, DecimalNumber) and not chars) else "text"
-    return float(size) * CAP_PER_SIZE[kind]
+    scripts = isinstance(m, SingleStringMathTex) and bool(re.search(r"[_^]", m.tex_string))
+    return float(size) * CAP_PER_SIZE[kind] * (SCRIPT if scripts else 1.0)
 
 
 def _baseline(m: Mobject, chars: str) -> float:

@@ -253,19 +253,18 @@ class TrackShapes(LessonScene):
         batch = formula(r"\text{a batch of } B \text{ sequences: } B \times n \times d_v", size=FORMULA)
         batch_sizes = formula(rf"= B \times {T} \times {d_v}", size=FORMULA, color=palette.MUTED)
         caption_band(VGroup(batch, batch_sizes).arrange(RIGHT))
-        rows = VGroup(*(self.product_row(*p[:5]) for p in products)).arrange(DOWN, buff=0.3)
-        room = sizes.get_bottom()[1] - batch.get_top()[1] - 2 * 0.3  # between the sizes line and the batch line
-        rows.scale(min(1.0, room / rows.height)).next_to(sizes, DOWN, buff=0.3)
-        for rule, blocks in rows:
-            rule.to_edge(LEFT, buff=0.7), blocks.to_edge(RIGHT, buff=0.9)
+        # one product at a time, as large as the room between the sizes line and the batch line allows
+        room = sizes.get_bottom()[1] - batch.get_top()[1] - 2 * 0.3
+        rows = [self.product_row(*p[:5]) for p in products]
+        for row in rows:
+            row.scale(min(1.6, room / row.height, 12.5 / row.width)).next_to(sizes, DOWN, buff=0.3).set_x(0)
         self.narrate("Let us follow the shapes, with the worked example's sizes.")
         self.play(FadeIn(sizes), Write(rows[0][0]))  # the opening frame: the sizes and the first product
         for i, (row, (*_, line)) in enumerate(zip(rows, products, strict=True)):
             self.narrate(line)
             if i:
-                self.play(Write(row[0]))
+                self.swap(rows[i - 1], row[0])
             self.play(LaggedStart(*(FadeIn(part) for part in row[1]), lag_ratio=0.4), run_time=1.5)
-            self.wait(1.8)
 
         self.narrate("For a batch of B sentences, the output is B by n by d v.")
         self.play(Write(batch), FadeIn(batch_sizes))
@@ -273,16 +272,14 @@ class TrackShapes(LessonScene):
 
     @staticmethod
     def product_row(name: str, shapes: str, left: ShapeBlock, right: ShapeBlock, result: ShapeBlock) -> VGroup:
-        """The product's formula and shape rule on the left, its blocks (left · right → result) on the right."""
+        """The product's formula and shape rule, and below them its blocks (left · right → result)."""
         rules = VGroup(
             formula(name, size=DISPLAY, tex_to_color_map=palette.ROLE),
             formula(shapes, size=FORMULA),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
-        if rules.width > 6.5:
-            rules.scale_to_fit_width(6.5)
         blocks = VGroup(left, formula(r"\cdot", size=READOUT), right, formula(r"\to", size=READOUT), result)
         blocks.arrange(RIGHT, buff=0.35)
         for block in (left, right, result):
             block.shift((left.cells.get_y() - block.cells.get_y()) * UP)
-        blocks.next_to(rules, RIGHT, buff=1.0)
+        blocks.next_to(rules, DOWN, buff=0.5)
         return VGroup(rules, blocks)

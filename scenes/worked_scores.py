@@ -31,7 +31,7 @@ from manim import (
 from attention_math.claims import largest_score
 from attention_math.types import Head
 from scenes.kit import (
-    HEADING,
+    FORMULA,
     LEAD,
     READOUT,
     SMALL,
@@ -171,7 +171,7 @@ class AlignDotProducts(LessonScene):
         grid = token_matrix(head.scores, tokens, r"QK^{T}", col_labels=tokens, max_cols=MAX_ROWS)
         fit_width(grid, 12).move_to(DOWN * 0.3)
         self.swap(old, grid.get_frame())
-        pair = formula(r"q_i \cdot k_j", size=HEADING, color=palette.MUTED)
+        pair = formula(r"q_i \cdot k_j", size=FORMULA, color=palette.MUTED)
         for i in (i for i in grid.shown_rows if i is not None):
             cells = grid.get_row(i)
             if i == 0:
