@@ -321,7 +321,7 @@ class CompareScaling(LessonScene):
     def chart(self, weights: np.ndarray, heading: str, verdict: str, x: float) -> VGroup:
         """Softmax bars over k₁, k₂, … on a baseline at ``x``, a heading above and a verdict below."""
         names = [f"k{str(n + 1).translate(SUBSCRIPTS)}" for n in range(len(weights))]
-        bars = SoftmaxBars(weights, names, max_value=1.0, height=BAR_HEIGHT, bar_width=0.9)
+        bars = SoftmaxBars(weights, names, max_value=1.0, height=BAR_HEIGHT, bar_width=0.9, weights=True)
         notation(bars.get_labels())
         bars.shift(np.array([x, BASELINE_Y, 0]) - bars.baseline.get_center())
         title = caption(heading, BODY).move_to([x, BASELINE_Y + BAR_HEIGHT + 0.75, 0])

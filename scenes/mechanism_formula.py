@@ -187,7 +187,9 @@ class LookUpDatabase(LessonScene):
             caption("query:", LEAD, palette.QUERY, font=SERIF), TokenLabel(f'"{tokens[0]}"', font_size=34)
         ).arrange(RIGHT)
         bar_width = min(0.95, 3.6 / len(tokens))  # the panel keeps to the right half of the frame
-        bars = SoftmaxBars(head.weights[0], tokens, total=head.weight_sums[0], height=1.8, bar_width=bar_width)
+        bars = SoftmaxBars(
+            head.weights[0], tokens, total=head.weight_sums[0], height=1.8, bar_width=bar_width, weights=True
+        )
         bars.labels.set_color(palette.KEY)  # the tokens only: the colour scale keeps its map
         answer = caption("returns: Σ weight × value", LEAD, palette.VALUE, font=SERIF)
         VGroup(heading, query, bars, answer).arrange(DOWN, aligned_edge=LEFT, buff=0.5)

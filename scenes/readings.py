@@ -63,7 +63,7 @@ class ReadWeightRow(LessonScene):
         i = tokens.index(STORY_WORD) if STORY_WORD in tokens else len(tokens) // 2
         charts = VGroup()
         for n, head in enumerate(heads[:2]):
-            bars = SoftmaxBars(head.weights[i], tokens, height=2.2, bar_width=0.6, places=2)
+            bars = SoftmaxBars(head.weights[i], tokens, height=2.2, bar_width=0.6, places=2, weights=True)
             name = notation(caption(f"head {n + 1}: the row of “{tokens[i]}”", CAPTION, palette.MUTED))
             charts.add(VGroup(name, bars).arrange(DOWN, buff=0.3))
         charts.arrange(RIGHT, buff=1.5).move_to(UP * 0.2)
@@ -100,7 +100,7 @@ class CompareContexts(LessonScene):
         charts = VGroup()
         cases = ss.cases[:2]  # the file may give only one sentence
         for case in cases:
-            bars = SoftmaxBars(case.weights, case.tokens, height=2.2, bar_width=0.6)
+            bars = SoftmaxBars(case.weights, case.tokens, height=2.2, bar_width=0.6, weights=True)
             name = caption(case.sentence, LEAD)
             charts.add(VGroup(name, bars).arrange(DOWN, buff=0.4))
         charts.arrange(RIGHT, buff=1.2).next_to(title, DOWN, buff=0.8)

@@ -150,9 +150,9 @@ class SaturateSoftmax(LessonScene):
         times = formula(rf"\text{{scores}} \times {fmt(scale, 0)} =", size=TITLE)
         row = formula(r"[\," + r",\ ".join(fmt(s, 1) for s in scaled) + r"\,]", size=TITLE, color=palette.HEAT_LOW)
         scores = VGroup(times, row).arrange(RIGHT, buff=0.2).move_to(UP * 2.3)
-        bars = SoftmaxBars(demo.weights[i], labels, max_value=1.0, height=2.6, bar_width=0.8, places=3).move_to(
-            LEFT * 2.6 + DOWN * 0.6
-        )
+        bars = SoftmaxBars(
+            demo.weights[i], labels, max_value=1.0, height=2.6, bar_width=0.8, places=3, weights=True
+        ).move_to(LEFT * 2.6 + DOWN * 0.6)
         norm, top = demo.gradient_norm[i], demo.gradient_norm[0]
         name = caption("size of softmax's gradient", CAPTION, palette.MUTED, font=SERIF)
         track = Rectangle(width=GAUGE_WIDTH, height=0.35, stroke_color=palette.MUTED, stroke_width=2)

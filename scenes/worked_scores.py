@@ -235,7 +235,13 @@ class NormalizeScores(LessonScene):
 
         def exponentials(height: float) -> SoftmaxBars:
             bars = SoftmaxBars(
-                head.exp_scores[i], tokens, total=head.exp_sums[i], height=height, bar_width=width, total_at=UP
+                head.exp_scores[i],
+                tokens,
+                total=head.exp_sums[i],
+                height=height,
+                bar_width=width,
+                total_at=UP,
+                color=palette.MUTED,  # not weights yet: one neutral colour, until they are divided by the sum
             )
             return bars.next_to(scaled, DOWN, buff=0.35).align_to(scaled, LEFT)
 
@@ -255,6 +261,7 @@ class NormalizeScores(LessonScene):
             bar_width=width,
             max_value=head.exp_scores[i].max() / head.exp_sums[i],
             total_at=UP,
+            weights=True,
         )
         norm.move_to(exp, aligned_edge=DOWN + LEFT)
         self.narrate("Divide each by the sum: the bars now add up to exactly 1. These are the attention weights.")

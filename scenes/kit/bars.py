@@ -61,6 +61,9 @@ class SoftmaxBars(VGroup):
     vmin, vmax
         Colour by this range instead (a heatmap's ``low``/``high``, so that a weight has one colour in
         both; its scale then stands for these bars: pass ``legend=False``).
+    weights
+        The values are attention weights: coloured on the fixed :data:`palette.WEIGHTS` range, as in
+        every heatmap.
 
     Examples
     --------
@@ -86,9 +89,12 @@ class SoftmaxBars(VGroup):
         legend: bool = True,
         vmin: float | None = None,
         vmax: float | None = None,
+        weights: bool = False,
         **kwargs,
     ) -> None:
         super().__init__(**kwargs)
+        if weights:
+            vmin, vmax = palette.WEIGHTS
         self.values = np.asarray(values, dtype=float)
         top = max_value if max_value is not None else max(self.values.max(), 1e-12)
         font = max(MIN_FONT_SIZE, min(font_size, bar_width * 28))  # short tokens fit upright under their bars

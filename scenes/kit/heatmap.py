@@ -59,8 +59,8 @@ class Heatmap(VGroup):
         places: int = 2,
         show_digits: bool | None = None,
         caption: bool = False,
-        vmin: float | None = None,
-        vmax: float | None = None,
+        vmin: float | None = palette.WEIGHTS[0],
+        vmax: float | None = palette.WEIGHTS[1],
         legend: bool = True,
         **kwargs,
     ) -> None:

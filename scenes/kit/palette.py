@@ -68,6 +68,9 @@ def _pick(table: np.ndarray, t: float) -> ManimColor:
     return ManimColor.from_rgb(tuple(table[round(min(max(float(t), 0.0), 1.0) * (_STEPS - 1))]))
 
 
+WEIGHTS = (0.0, 1.0)  # attention weights are coloured on this fixed range in every scene: one weight, one colour
+
+
 def heat(t: float) -> ManimColor:
     """The colour of a value ``t`` in [0, 1] (clipped): dim slate blue for low, pale yellow for high."""
     return _pick(_SEQUENTIAL, t)

@@ -85,9 +85,9 @@ def test_row_frame_surrounds_the_row():
 def test_heatmap_shades_low_dim_high_bright():
     w = np.array([[0.1, 0.9], [0.5, 0.5]])
     h = Heatmap(w, ["a", "b"], caption=True)
-    assert h.get_cell(0, 0).get_fill_color().to_hex().lower() == palette.heat(0).to_hex().lower()
-    assert h.get_cell(0, 1).get_fill_color().to_hex().lower() == palette.heat(1).to_hex().lower()
-    assert [n.number for n in h.get_legend()[0].get_numbers()] == [0.1, 0.9]  # the data's own range
+    assert h.get_cell(0, 0).get_fill_color().to_hex().lower() == palette.heat(0.1).to_hex().lower()
+    assert h.get_cell(0, 1).get_fill_color().to_hex().lower() == palette.heat(0.9).to_hex().lower()
+    assert [n.number for n in h.get_legend()[0].get_numbers()] == [0.0, 1.0]  # weights: the fixed range
     assert [d.number for d in h.get_row_digits(1)] == [0.5, 0.5]
     assert "rows are queries" in h.get_caption()[0].original_text
 

@@ -95,12 +95,16 @@ def test_digits_on_heatmap_cells_contrast_with_their_cell():
         assert wcag_contrast(hex_of(digit.get_fill_color()), hex_of(cell.get_fill_color())) >= 4.5
 
 
-def test_colour_scales_show_the_data_range():
-    weights = np.array([[0.2, 0.3], [0.45, 0.05]])
-    scale = Heatmap(weights, ["a", "b"]).get_legend()[0]
-    assert [n.number for n in scale.get_numbers()] == [weights.min(), weights.max()]
-    bars = SoftmaxBars(np.array([0.2, 0.5, 0.3]), ["a", "b", "c"])
-    assert bars.get_legend()[0].get_numbers()[1].number == 0.5
+def test_attention_weights_have_one_colour_scale_everywhere():
+    """A weight of 0.3 is the same colour in any heatmap and any weights chart, whatever else they hold."""
+    one = Heatmap(np.array([[0.2, 0.3], [0.45, 0.05]]), ["a", "b"])
+    other = Heatmap(np.array([[0.3, 0.7], [0.9, 0.1]]), ["a", "b"])
+    bars = SoftmaxBars(np.array([0.3, 0.6, 0.1]), ["a", "b", "c"], weights=True)
+    colours = {c.get_fill_color().to_hex() for c in (one.get_cell(0, 1), other.get_cell(0, 0), bars.get_bars()[0])}
+    assert len(colours) == 1
+    assert [n.number for n in one.get_legend()[0].get_numbers()] == [0.0, 1.0]
+    exps = SoftmaxBars(np.array([2.0, 5.0, 3.0]), ["a", "b", "c"])  # not weights: scaled to their own top
+    assert exps.get_legend()[0].get_numbers()[1].number == 5.0
     assert len(SoftmaxBars(np.array([0.5, 0.5]), ["a", "b"], color=palette.QUERY).get_legend()) == 0
 
 
