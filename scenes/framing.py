@@ -155,6 +155,20 @@ def grid_problems(frames: Sequence[Frame]) -> list[str]:
     return problems + reach_problems(boxes)
 
 
+def fill_over_time(frames: Sequence[Frame]) -> float:
+    """The share of the content area (safe width, title to subtitle band) that the figure's box covers,
+    as a median over the clip's running time: what a viewer sees most of the time, not at the widest moment."""
+    area = (config.frame_width - 2 * layout.SAFE_MARGIN) * (layout.TOP - layout.SUBTITLE_TOP)
+    spans = [(f.end - f.start, (b[2] - b[0]) * (b[3] - b[1]) / area if (b := f.figure) else 0.0) for f in frames]
+    spans = sorted((share, time) for time, share in spans if time > 0)
+    total, elapsed = sum(t for _, t in spans), 0.0
+    for share, time in spans:
+        elapsed += time
+        if elapsed >= total / 2:
+            return min(share, 1.0)
+    return 0.0
+
+
 def reach_problems(boxes: Sequence[Box]) -> list[str]:
     """Small content in a large frame: the figure, at its widest and at its tallest, must reach across
     most of the safe width and down most of the content area (title to subtitle band)."""

@@ -95,7 +95,9 @@ def measure(m: Mobject) -> Measure:
 
 
 def _row_problem(texts: list[str], measures: list[Measure]) -> str | None:
-    if any(m.turned for m in measures):  # reading upwards (short ones upright): one end level with the data edge
+    if any(m.turned for m in measures) and not all(m.turned for m in measures):
+        return f"labels {texts} mix upright and turned"
+    if any(m.turned for m in measures):  # reading upwards: one end level with the data edge
         spread = min(np.ptp([m.bottom for m in measures]), np.ptp([m.top for m in measures]))
         return None if spread <= LINE_TOLERANCE else f"turned labels {texts} do not start level ({spread:.2f})"
     spread = float(np.ptp([m.line for m in measures]))

@@ -52,9 +52,11 @@ class ReadWeightRow(LessonScene):
         self.narrate(f"Read a row of weights in words. In head 1, '{tokens[0]}' gives {said}, and so on.")
         self.play(FadeIn(heading), LaggedStart(*(FadeIn(line, shift=RIGHT * 0.2) for line in lines), lag_ratio=0.3))
         total = caption(" + ".join(percent(w) for w in row) + f" = {percent(row.sum())}", BODY, palette.HIGHLIGHT)
-        fit_width(total, 6.0).next_to(block, DOWN, aligned_edge=LEFT, buff=0.4)
+        caption_band(fit_width(total, 12))
         self.narrate("Each share is a weight times 100: the row adds up to all of its attention.")
         self.play(FadeIn(total, shift=UP * 0.1))
+        self.finish_narration()
+        self.play(FadeOut(total))
         self.read_story_word(we.heads, tokens, block)
         self.wait(1.5)
 

@@ -32,10 +32,10 @@ class AttendTrainStation(LessonScene):
         sentence = " ".join(tokens)
         title = self.show_title(sentence[:1].upper() + sentence[1:])
         cell = min(0.75, 5.2 / len(tokens))
-        heat = Heatmap(weights, tokens, cell=cell, caption=True).next_to(title, DOWN, buff=0.3).to_edge(LEFT, buff=0.6)
+        heat = Heatmap(weights, tokens, cell=cell).next_to(title, DOWN, buff=0.3).to_edge(LEFT, buff=0.6)
         n = len(tokens)
         self.narrate(f"Every word of this sentence attends to every word: a {n} × {n} grid of weights.")
-        self.play(FadeIn(heat.get_labels()), FadeIn(heat.get_caption()))
+        self.play(FadeIn(heat.get_labels()))
         self.play(LaggedStart(*(heat.fill_row(i) for i in range(n)), lag_ratio=0.3, run_time=2.5))
         self.narrate("Each row is one word asking how much every other word matters to it.")
         self.focus_row(heat, focus)
@@ -94,5 +94,10 @@ class AttendTrainStation(LessonScene):
             lines.add(caption(f"a {tokens[focus]} {tokens[other]}", HEADING, palette.HIGHLIGHT))
         lines.arrange(DOWN, buff=0.2).next_to(bars, DOWN, buff=0.5).match_x(bars.baseline)
         self.narrate(back.text)
-        self.play(Create(frame), heat.row_labels[other].animate.set_color(palette.KEY))
+        self.play(
+            Create(frame),
+            heat.row_labels[other].animate.set_color(palette.KEY),
+            row.animate.set_fill(opacity=1.0),  # out of the dimmed rows: this row is the one read now
+            heat.get_row_digits(other).animate.set_opacity(1.0),
+        )
         self.play(LaggedStart(*(FadeIn(line, shift=UP * 0.1) for line in lines), lag_ratio=0.5))

@@ -114,17 +114,15 @@ def stagger(
 
     The labels share one baseline at ``y`` (the edge nearest the data, levels growing in
     ``direction``, UP or DOWN) when they fit side by side in ``pitch`` (the distance between
-    two x's). When they do not: turn them a quarter (reading upwards; a label narrow enough to
-    stand upright, such as "I", stays upright: turned it would read as a dash), all starting level
-    at the data's edge, then shrink them (not below :data:`MIN_FONT_SIZE`), then abbreviate any
+    two x's). When they do not: turn them all a quarter (reading upwards, so that a row never mixes
+    upright and turned labels), all starting level at the data's edge, then shrink them (not below :data:`MIN_FONT_SIZE`), then abbreviate any
     longer than ``room`` with an ellipsis.
     (The name is the old one, kept for the scenes that call it.)
     """
     labels = list(labels)
     if not _fits(labels, pitch):
         for mob in labels:
-            if mob.width + LABEL_GAP > pitch:
-                mob.turn()
+            mob.turn()
         _shrink(labels, pitch)
         if room is not None:
             for mob in labels:
@@ -135,7 +133,7 @@ def stagger(
         mob.label_row = row  # the layout check finds the rows by it (scenes.probe.label_row_problems)
 
 
-LABEL_GAP = 0.08  # least space between neighbouring labels of a row
+LABEL_GAP = 0.12  # least space between neighbouring labels of a row: about a word space at label size
 _rows = itertools.count()
 
 

@@ -113,3 +113,14 @@ def test_the_quiz_leaves_time_to_think_after_each_question() -> None:
     for i in questions:
         start, duration, _ = said[i]
         assert said[i + 1][0] - (start + duration) >= 4.0, said[i : i + 2]
+
+
+def test_the_fill_is_a_median_over_time_not_the_widest_moment() -> None:
+    from scenes.framing import Frame, fill_over_time
+    from scenes.kit import layout
+
+    width, height = 14.222 - 2 * layout.SAFE_MARGIN, layout.TOP - layout.SUBTITLE_TOP
+    full = (-width / 2, layout.SUBTITLE_TOP, width / 2, layout.TOP)
+    quarter = (0.0, 0.0, width / 2, height / 2)
+    frames = [Frame(0, 1, False, full), Frame(1, 4, True, quarter), Frame(4, 5, False, None)]
+    assert fill_over_time(frames) == pytest.approx(0.25, abs=0.01)  # 3 of 5 seconds at a quarter

@@ -125,9 +125,19 @@ def test_short_labels_share_one_baseline():
 def test_labels_that_do_not_fit_turn_together_never_stagger(pitch):
     labels = [TokenLabel(t, font_size=text.LABEL) for t in ["grandmother", "I", "kitchen", "spoons"]]
     stagger(labels, [j * pitch for j in range(4)], 0.0, pitch)
-    assert [m.turned for m in labels] == [True, False, True, True]  # "I" turned would read as a dash
+    assert [m.turned for m in labels] == [True, True, True, True]  # one row never mixes upright and turned
     assert np.ptp([m.get_bottom()[1] for m in labels]) < 1e-6  # all start at the data edge
     assert all(m.font_size >= MIN_FONT_SIZE - 1e-6 for m in labels)
+
+
+def test_the_layout_check_finds_a_row_mixing_upright_and_turned_labels():
+    from scenes.legibility import legibility_problems
+
+    labels = [TokenLabel(t, font_size=text.LABEL) for t in ["grandmother", "I"]]
+    labels[0].turn()
+    for label in labels:
+        label.label_row = -1
+    assert any("mix upright and turned" in p for p in legibility_problems(snapshot_of(*labels)))
 
 
 def test_turned_labels_longer_than_the_room_are_abbreviated():
