@@ -115,8 +115,8 @@ def stagger(
     The labels share one baseline at ``y`` (the edge nearest the data, levels growing in
     ``direction``, UP or DOWN) when they fit side by side in ``pitch`` (the distance between
     two x's). When they do not: turn them all a quarter (reading upwards, so that a row never mixes
-    upright and turned labels), all starting level at the data's edge, then shrink them (not below :data:`MIN_FONT_SIZE`), then abbreviate any
-    longer than ``room`` with an ellipsis.
+    upright and turned labels), all starting level at the data's edge, then shrink them (not below
+    :data:`MIN_FONT_SIZE`), then abbreviate any longer than ``room`` with an ellipsis.
     (The name is the old one, kept for the scenes that call it.)
     """
     labels = list(labels)
