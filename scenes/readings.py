@@ -44,7 +44,13 @@ class ReadWeightRow(LessonScene):
         tokens = we.tokens
         title = self.show_title()
         row = we.heads[0].weights[0]
-        lines = VGroup(*(caption(s, LEAD) for s in in_words(tokens, row, 0))).arrange(DOWN, aligned_edge=LEFT)
+        lines = VGroup(*(caption(s, LEAD) for s in in_words(tokens, row, 0)))
+        if len(lines) > 6:  # a long sentence: two columns, read down the first, then the second
+            lines.arrange_in_grid(
+                rows=(len(lines) + 1) // 2, cols=2, col_alignments="ll", flow_order="dr", buff=(0.6, 0.2)
+            )
+        else:
+            lines.arrange(DOWN, aligned_edge=LEFT)
         heading = notation(caption(f"head 1, the row of “{tokens[0]}” gives", BODY, palette.MUTED))
         block = VGroup(heading, lines).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         fit_width(block, 6.0).next_to(title, DOWN, buff=0.6).to_edge(LEFT, buff=0.8)
@@ -65,10 +71,11 @@ class ReadWeightRow(LessonScene):
         i = tokens.index(STORY_WORD) if STORY_WORD in tokens else len(tokens) // 2
         charts = VGroup()
         for n, head in enumerate(heads[:2]):
-            bars = SoftmaxBars(head.weights[i], tokens, height=2.2, bar_width=0.6, places=2, weights=True)
+            width = min(0.6, 3.4 / len(tokens))  # two charts side by side, for up to 12 tokens
+            bars = SoftmaxBars(head.weights[i], tokens, height=2.2, bar_width=width, places=2, weights=True)
             name = notation(caption(f"head {n + 1}: the row of “{tokens[i]}”", CAPTION, palette.MUTED))
             charts.add(VGroup(name, bars).arrange(DOWN, buff=0.3))
-        charts.arrange(RIGHT, buff=1.5).move_to(UP * 0.2)
+        fit_width(charts.arrange(RIGHT, buff=1.5), 13).move_to(UP * 0.2)
         tops = [int(np.argmax(head.weights[i])) for head in heads[:2]]
         said = " and ".join(f"head {n + 1} to '{tokens[t]}'" for n, t in enumerate(tops))
         self.narrate(f"Now the row of '{tokens[i]}'. Its largest share goes: {said}.")
@@ -79,7 +86,7 @@ class ReadWeightRow(LessonScene):
             self.play(bars.grow(run_time=1.0))
             bar = bars.get_bars()[top]
             self.play(
-                Create(Rectangle(width=bar.width + 0.1, height=bar.height + 0.1, color=palette.TEXT).move_to(bar))
+                Create(Rectangle(width=bar.width + 0.1, height=bar.height + 0.1, color=palette.HIGHLIGHT).move_to(bar))
             )
         note = VGroup(
             caption("these toy heads were chosen by hand, not trained:", SMALL, palette.MUTED),

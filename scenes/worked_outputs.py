@@ -75,7 +75,7 @@ class SumValues(LessonScene):
         total = LabelledMatrix(
             sums[:1], name=r"\text{running sum}", color=palette.TEXT, font_size=34, max_cols=MAX_COLS
         )
-        total.next_to(weighted, DOWN, buff=0.6).align_to(weighted.cells, LEFT)
+        total.next_to(weighted, DOWN, buff=0.4).align_to(weighted.cells, LEFT)
         self.play(FadeIn(total.get_frame()), FadeIn(total.cells))
         arrows = plane.tip_to_tail(head.weighted_values[i]) if plane else VGroup()
         shown = [j for j in weighted.shown_rows if j is not None]

@@ -246,7 +246,7 @@ class MultiplyQueries(LessonScene):
         font = matrix_font(max(len(tokens), w.shape[0]))
         x_mat = LabelledMatrix(x, row_labels=tokens, name="X", font_size=font, max_rows=MAX_ROWS, max_cols=MAX_COLS)
         w_mat = LabelledMatrix(
-            w, name=f"W_{role.lower()}", color=palette.ROLE[role], font_size=font, max_rows=MAX_ROWS, max_cols=MAX_COLS
+            w, name=f"W_{{{role}}}", color=palette.ROLE[role], font_size=font, max_rows=MAX_ROWS, max_cols=MAX_COLS
         )
         r_mat = LabelledMatrix(
             result, name=role, color=palette.ROLE[role], font_size=font, max_rows=MAX_ROWS, max_cols=MAX_COLS

@@ -191,7 +191,7 @@ class NormalizeScores(LessonScene):
         we = self.values.worked_example
         head, tokens = we.heads[0], we.tokens
         self.show_title()
-        font = 28 if len(tokens) <= 5 else 20
+        font = 28 if len(tokens) <= 5 else 22
         rows = 6 if len(tokens) <= 6 else 5  # leave room for the bars below
         scores = self.grid(head.scores, tokens, r"QK^{T}", font, rows)
         self.play(FadeIn(scores))

@@ -16,6 +16,7 @@ from manim import (
     LaggedStart,
     Line,
     ManimColor,
+    Mobject,
     Rectangle,
     VGroup,
 )
@@ -111,6 +112,7 @@ class SoftmaxBars(VGroup):
             number = Number(v, num_decimal_places=places, font_size=font, color=palette.TEXT)
             self.numbers.add(number.next_to(bar, UP, buff=0.08))
             self.labels.add(TokenLabel(label, font_size=font))
+        self._thin_numbers()
         xs = [bar.get_x() for bar in self.bars]
         stagger(self.labels, xs, self.baseline.get_y() - 0.12, step, direction=DOWN)
         self.total = VGroup()
@@ -140,6 +142,18 @@ class SoftmaxBars(VGroup):
     def get_bars(self) -> VGroup:
         return self.bars
 
+    def _thin_numbers(self) -> None:
+        """Where bars are too narrow for their numbers, keep the numbers of the largest values that do not
+        touch one already kept; the others stay in place but unseen, so every number keeps its bar's index."""
+        kept: list[Mobject] = []
+        for j in np.argsort(-self.values, kind="stable"):
+            number = self.numbers[j]
+            if any(_touch(number, other) for other in kept):
+                number.set_opacity(0)
+                number.thinned = True
+            else:
+                kept.append(number)
+
     def get_numbers(self) -> VGroup:
         return self.numbers
 
@@ -161,3 +175,13 @@ class SoftmaxBars(VGroup):
         numbers = (FadeIn(n, shift=0.1 * UP) for n in self.numbers)
         frame = FadeIn(VGroup(self.baseline, self.labels, self.legend))
         return LaggedStart(frame, *grow, *numbers, lag_ratio=0.08, **kwargs)
+
+
+def _touch(a: Mobject, b: Mobject, gap: float = 0.06) -> bool:
+    """Whether two numbers' boxes come closer than ``gap`` (both across and up)."""
+    return bool(
+        a.get_left()[0] < b.get_right()[0] + gap
+        and b.get_left()[0] < a.get_right()[0] + gap
+        and a.get_bottom()[1] < b.get_top()[1] + gap
+        and b.get_bottom()[1] < a.get_top()[1] + gap
+    )

@@ -213,7 +213,7 @@ class LabelledMatrix(VGroup):
         if name is None:
             return VGroup()
         words = re.fullmatch(r"\\text\{([^{}\\]*)\}", name)  # plain words are text, not a formula
-        size = self.font_size_digits * 1.4
+        size = self.font_size_digits * 1.6  # its sub- and superscripts (70 %) stay legible with the smallest digits
         tex = notation(
             caption(words[1], size * TEX_TO_TEXT, self.color_role)
             if words

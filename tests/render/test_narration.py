@@ -181,3 +181,19 @@ def test_a_synthesizer_that_fails_or_hangs_is_a_clear_error(tmp_path: Path) -> N
 
 
 pytestmark = pytest.mark.render  # renders through render.py or manim (pytest -m "not render" leaves it out)
+
+
+@pytest.mark.parametrize("voice", ["piper", "espeak"])
+def test_the_voices_speak_at_a_learners_pace(tmp_path: Path, voice: str) -> None:
+    """At most 150 written words per minute of speech, as the subtitles count them (182 for piper at its own
+    pace): the lesson's own comparative sentences, numbers and names included."""
+    from attention_math import DEFAULT_EXAMPLE, load_example
+    from attention_math.claims import lesson_claims
+    from attention_math.values import compute
+
+    claims = lesson_claims(compute(load_example(DEFAULT_EXAMPLE)))
+    sentences = [claim.text for made in claims.values() for claim in made][:8]
+    speaker = Speaker(voice, tmp_path)
+    seconds = sum(speaker.say(spoken(s)).seconds for s in sentences)
+    words = sum(len(s.split()) for s in sentences)
+    assert 110 <= 60 * words / seconds <= 150

@@ -215,3 +215,18 @@ def test_a_formula_is_measured_by_its_subscripts():
     assert any("px < 10" in p for p in legibility_problems(snapshot_of(text.formula("K^T", size=33))))
     assert legibility_problems(snapshot_of(text.formula("K^T", size=48))) == []
     assert legibility_problems(snapshot_of(text.formula("QK", size=33))) == []
+
+
+def test_bar_numbers_that_would_touch_thin_out_keeping_the_largest():
+    """12 narrow bars: "0.060.050.04" ran together; now only numbers that keep clear of each other show,
+    the largest value's first."""
+    values = np.array([0.06, 0.05, 0.04, 0.2, 0.07, 0.09, 0.1, 0.07, 0.04, 0.2, 0.05, 0.03])
+    bars = SoftmaxBars(values, [f"w{i}" for i in range(12)], bar_width=0.25, weights=True)
+    shown = [n for n in bars.get_numbers() if n.get_fill_opacity() > 0]
+    assert bars.get_numbers()[3].get_fill_opacity() > 0  # the largest is always labelled
+    assert 1 < len(shown) < 12
+    for i, a in enumerate(shown):
+        for b in shown[i + 1 :]:
+            apart_x = a.get_right()[0] <= b.get_left()[0] or b.get_right()[0] <= a.get_left()[0]
+            apart_y = a.get_top()[1] <= b.get_bottom()[1] or b.get_top()[1] <= a.get_bottom()[1]
+            assert apart_x or apart_y
