@@ -14,6 +14,7 @@ from manim import (
     UP,
     Create,
     FadeIn,
+    FadeOut,
     GrowArrow,
     LaggedStart,
     Rectangle,
@@ -40,6 +41,14 @@ from scenes.kit.layout import below_title, caption_band, fit_width
 from scenes.kit.text import formula
 
 
+def _stack(name: str, blocks: tuple[str, ...], note: str, color) -> VGroup:
+    """A Transformer stack drawn as its name, its attention blocks, and what it does."""
+    boxes = VGroup(*(LabelBox(b, color=color, width=5.4, height=0.8, font_size=BODY) for b in blocks))
+    return VGroup(caption(name, LEAD), boxes.arrange(DOWN, buff=0.25), caption(note, BODY, palette.MUTED)).arrange(
+        DOWN, buff=0.35
+    )
+
+
 def _frame(mob, color=palette.QUERY) -> Rectangle:
     return Rectangle(width=mob.width + 0.12, height=mob.height + 0.12, color=color).move_to(mob)
 
@@ -51,6 +60,7 @@ class MaskFuture(LessonScene):
         we = self.values.worked_example
         m, tokens = we.variants.masked, we.tokens
         self.show_title()
+        self.encoder_and_decoder()
         scores = LabelledMatrix(
             m.scaled_scores, row_labels=tokens, col_labels=tokens, name=r"QK^{T}/\sqrt{d_k}", font_size=28
         )
@@ -85,6 +95,32 @@ class MaskFuture(LessonScene):
         self.narrate("So every position can be trained to predict its next word at once, without peeking at it.")
         self.play(FadeIn(note))
         self.wait(1.5)
+
+    def encoder_and_decoder(self) -> None:
+        """The two stacks of a translating Transformer: what the lesson built is the encoder's; the decoder's two."""
+        figure = encoder_and_decoder_figure()
+        encoder, decoder = figure[0]
+        self.narrate(
+            "Everything so far was an encoder: each word reads the whole sentence. "
+            "A translating Transformer also has a decoder, which writes the output."
+        )
+        self.play(FadeIn(encoder), FadeIn(decoder[0]), FadeIn(decoder[2]))
+        self.narrate(
+            "Its layers have two attention blocks: masked self-attention, then cross-attention to the encoder."
+        )
+        self.play(LaggedStart(*(FadeIn(b) for b in decoder[1]), lag_ratio=0.4), GrowArrow(figure[1]))
+        self.narrate("First, the mask.")
+        self.play(FadeOut(figure))
+
+
+def encoder_and_decoder_figure() -> VGroup:
+    encoder = _stack("Encoder", ("self-attention",), "reads the whole input sentence", palette.MUTED)
+    decoder = _stack(
+        "Decoder", ("masked self-attention", "cross-attention"), "writes the output, one word at a time", palette.TEXT
+    )
+    pair = VGroup(encoder, decoder).arrange(RIGHT, buff=1.4, aligned_edge=UP)
+    link = connect(encoder[1][0], decoder[1][1])
+    return below_title(VGroup(pair, link)).shift(DOWN * 0.4)
 
 
 class AttendAcross(LessonScene):
