@@ -21,7 +21,7 @@ from manim import (
 from attention_math.types import ModelSize
 from scenes.kit import (
     BODY,
-    LEAD,
+    DISPLAY,
     SMALL,
     TITLE,
     LabelledMatrix,
@@ -34,6 +34,8 @@ from scenes.kit import (
 from scenes.kit.layout import caption_band, fit_content, fit_width
 from scenes.kit.numbers import fmt
 
+ROWS = 5  # rows drawn of X and Q before an ellipsis: three matrices side by side above the notes
+
 
 class ShareProjection(LessonScene):
     """The same W_Q turns every row of X into its query; its entries start random and are learned."""
@@ -42,10 +44,10 @@ class ShareProjection(LessonScene):
         we = self.values.worked_example
         head, tokens = we.heads[0], we.tokens
         self.show_title()
-        x = LabelledMatrix(we.X, row_labels=tokens, name="X", font_size=36)
+        x = LabelledMatrix(we.X, row_labels=tokens, name="X", font_size=36, max_rows=ROWS)
         w, random_w = (self.query_matrix(m, "W_{Q}") for m in (head.W_q, we.initial.W_q))
         q, random_q = (self.query_matrix(m, "Q") for m in (head.Q, we.initial.Q))
-        times, equals = formula(r"\times", size=LEAD), formula("=", size=LEAD)
+        times, equals = formula(r"\times", size=DISPLAY), formula("=", size=DISPLAY)
         # laid out for the wider random matrices; the learned ones stand in their places
         fit_content(VGroup(x, times, random_w, equals, random_q).arrange(RIGHT, buff=0.45), bottom=-0.9)
         for learned, spot in ((w, random_w), (q, random_q)):
@@ -55,7 +57,7 @@ class ShareProjection(LessonScene):
         self.play(FadeIn(row))
         shared = SurroundingRectangle(w.get_entries(), color=palette.QUERY, buff=0.1)
         self.play(Create(shared))
-        for i in range(len(tokens)):
+        for i in (i for i in x.shown_rows if i is not None):  # a long sentence: the rows drawn, not the ellipsis
             pair = VGroup(x.row_frame(i, palette.QUERY), q.row_frame(i, palette.QUERY))
             self.play(FadeIn(pair), run_time=0.4)
             self.play(FadeOut(pair), run_time=0.3)
@@ -65,7 +67,7 @@ class ShareProjection(LessonScene):
 
     @staticmethod
     def query_matrix(values: np.ndarray, name: str) -> LabelledMatrix:
-        return LabelledMatrix(values, name=name, color=palette.QUERY, font_size=36)
+        return LabelledMatrix(values, name=name, color=palette.QUERY, font_size=36, max_rows=ROWS)
 
     def learn(self, learned: tuple[LabelledMatrix, ...], random: tuple[LabelledMatrix, ...], limit: float) -> None:
         """W_Q from random entries to the example's, its queries following: what training does."""

@@ -29,9 +29,9 @@ ESPEAK = ("espeak-ng", "-v", "en-us", "-s", "140")  # words per minute: a learne
 SYNTHESIS_TIMEOUT = 120  # seconds for one sentence: far above the ~0.3 s it takes
 #: piper without its random noise (phoneme lengths and waveform): a sentence always lasts as long and sounds the
 #: same, so a scene renders to the same clip on any machine (pocketsphinx hears as many words: README, The voice);
-#: phonemes 1.25 times as long as the model's own pace, so the narration runs at about 145 words per minute of
-#: speech (182 at 1.0): a learner's pace. Part of the voice's identity, so the cache follows a change.
-PIPER_SETTINGS = {"noise_scale": 0.0, "noise_w_scale": 0.0, "length_scale": 1.25}
+#: phonemes 1.35 times as long as the model's own pace, so the narration runs under 150 words per minute of
+#: speech (182 at 1.0, 156 at 1.25): a learner's pace. Part of the voice's identity: the cache follows a change.
+PIPER_SETTINGS = {"noise_scale": 0.0, "noise_w_scale": 0.0, "length_scale": 1.35}
 
 
 class VoiceError(Exception):
