@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from . import primer
 from .attention import attend, softmax, softmax_jacobian
 from .types import (
     Alignment,
@@ -41,6 +42,7 @@ def scaling_demo(query: Array, keys: Array) -> ScalingDemo:
         # softmax(s) = softmax(s − max s): only these gaps decide the weights.
         raw_gaps=raw.max() - raw,
         scaled_gaps=scaled.max() - scaled,
+        softmax_steps=primer.softmax_steps(raw),
     )
 
 
@@ -261,4 +263,5 @@ def cat_sat(tokens: list[str], E: Array, W_q: Array, W_k: Array, W_v: Array) -> 
         **vars(head),
         same_query_key=bool(np.array_equal(W_q, W_k)),
         scores_symmetric=bool(np.allclose(head.scores, head.scores.T)),
+        row_by_column=primer.row_by_column(head.Q, head.K),
     )

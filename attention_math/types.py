@@ -100,6 +100,59 @@ class Alignment:
 
 
 @dataclass(frozen=True)
+class VectorPair:
+    """The tools chapter's two arrows: lengths, and the dot product by arithmetic and by geometry.
+
+    ``dot`` is the sum of ``terms`` (matching entries multiplied); ``geometric`` = |a|·|b|·cos θ equals it.
+    ``angle`` is θ in radians, in [0, π]; ``direction_*`` are where the arrows point, for drawing.
+    """
+
+    a: Array
+    b: Array
+    squares_a: Array  # a_i², summed under the square root of |a|
+    squares_b: Array
+    norm_a: float
+    norm_b: float
+    terms: Array  # a_i · b_i
+    dot: float
+    cosine: float
+    angle: float
+    degrees: float
+    geometric: float  # |a|·|b|·cos θ
+    direction_a: float
+    direction_b: float
+
+
+@dataclass(frozen=True)
+class RowByColumn:
+    """A matrix product row × column: ``product = left · transpose``, ``transpose = right_rowsᵀ``.
+
+    ``terms[i, j]`` are the products summed into entry (i, j); ``row``, ``col`` name the entry worked out.
+    """
+
+    left: Array
+    right_rows: Array
+    transpose: Array
+    product: Array
+    terms: Array
+    row: int
+    col: int
+    entry_terms: Array
+    entry: float
+
+
+@dataclass(frozen=True)
+class SoftmaxSteps:
+    """softmax(z) step by step: e to each entry, their sum, each exponential over the sum."""
+
+    z: Array
+    exp: Array
+    exp_sum: float
+    weights: Array
+    weight_sum: float
+
+
+@dataclass(frozen=True)
 class MaskedHead:
     """A head with the causal mask: query i sees keys 0…i only, as a decoder generating left to right.
 
@@ -175,6 +228,7 @@ class WorkedExample:
     alignment: Alignment  # the first query against the drawable key it matches best (head 1)
     variants: Variants  # head 1 masked, across two sequences, on shuffled tokens
     initial: InitialProjection  # a random W_q as a real model's training would start it
+    vectors: VectorPair  # the alignment's query and key in their plane, as the tools chapter's arrows a and b
 
 
 @dataclass(frozen=True)
@@ -191,6 +245,7 @@ class CatSat(Head, _TokenEmbeddings):
 
     same_query_key: bool  # W_q = W_k, so every q_i·k_j = k_i·q_j
     scores_symmetric: bool  # QKᵀ equals its transpose
+    row_by_column: RowByColumn  # Q·Kᵀ entry by entry, for the tools chapter
 
 
 @dataclass(frozen=True)
@@ -208,6 +263,7 @@ class ScalingDemo:
     softmax_scaled: Array
     raw_gaps: Array  # how far each raw score sits below the largest: all softmax sees
     scaled_gaps: Array  # the same gaps ÷√d_k
+    softmax_steps: SoftmaxSteps  # softmax of the raw scores step by step, for the tools chapter
 
 
 @dataclass(frozen=True)

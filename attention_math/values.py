@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from . import demos, real_model, variants
+from . import demos, primer, real_model, variants
 from .attention import multi_head
 from .errors import UndeclaredSectionError
 from .example import DEFAULT_EXAMPLE, load_example
@@ -43,6 +43,7 @@ def _worked_example(
     if strongest_key is None:  # the loader refuses such an example; this keeps the type honest
         raise ValueError("no key long enough to draw against the first query")
     d_model = X.shape[1]
+    alignment = demos.alignment(first.Q[0], first.K[strongest_key], query_token=0, key_token=strongest_key)
     return WorkedExample(
         tokens=tokens,
         X=X,
@@ -56,9 +57,11 @@ def _worked_example(
         T=len(tokens),
         d_v=first.V.shape[1],
         # The first token's query against the drawable key it matches best (head 1): the dot-product demo.
-        alignment=demos.alignment(first.Q[0], first.K[strongest_key], query_token=0, key_token=strongest_key),
+        alignment=alignment,
         variants=variants.variants(tokens, X, heads, W_O, result.output, pair),
         initial=demos.initial_projection(X, first.W_q.shape[1]),  # shaped like head 1's W_q
+        # The same two vectors in the plane they span (their own coordinates when d_k = 2): the tools chapter's.
+        vectors=primer.vector_pair(alignment.plane_query, alignment.plane_key),
     )
 
 
