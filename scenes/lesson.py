@@ -52,6 +52,12 @@ LESSON: list[Entry] = [
         ("global-context", "Global context in one step", "motivation", "ConnectGlobally", ("rnn_decay",)),
     ),
     *_chapter(
+        "The tools",
+        ("vectors-dot-product", "Vectors and the dot product", "primer", "MultiplyVectors", WE),
+        ("matrix-product", "Row times column, and the transpose", "primer", "MultiplyMatrices", ("cat_sat",)),
+        ("softmax-primer", "Exponentials, softmax, gradients", "primer", "NormalizeExponentials", ("scaling_demo",)),
+    ),
+    *_chapter(
         "Attention from the words alone",
         (
             "rnn-to-self-attention",

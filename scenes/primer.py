@@ -1,0 +1,341 @@
+"""The tools: vectors and the dot product, row times column and the transpose, eˣ, softmax and a gradient."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Angle,
+    Axes,
+    Create,
+    DashedLine,
+    Dot,
+    FadeIn,
+    FadeOut,
+    GrowArrow,
+    Indicate,
+    Line,
+    TransformFromCopy,
+    VGroup,
+    Write,
+)
+
+from attention_math.types import RowByColumn, SoftmaxSteps, VectorPair
+from scenes.kit import (
+    BODY,
+    FORMULA,
+    LABEL,
+    LabelledMatrix,
+    LessonScene,
+    SoftmaxBars,
+    VectorPlane,
+    caption,
+    formula,
+    nice_extent,
+    notation,
+    palette,
+)
+from scenes.kit.layout import SAFE_MARGIN, SUBTITLE_TOP, TOP, below_title
+from scenes.kit.numbers import fmt, places_for
+
+TRANSPOSE = r"^{\top}"  # the transpose in TeX (docs/notation.md)
+MATRIX_DIGITS = 34  # the digits of the small matrices of the row-by-column scene
+
+
+def vector_tex(values: np.ndarray) -> str:
+    """A vector in TeX brackets, with the decimals its values need (at most 2)."""
+    places = places_for(np.asarray(values, dtype=float), 2)
+    return r"\left[" + r",\ ".join(fmt(v, places) for v in values) + r"\right]"
+
+
+def value_tex(value: float, places: int = 2) -> str:
+    """One value with the decimals it needs (at most ``places``)."""
+    return fmt(value, places_for(np.array([value]), places))
+
+
+class MultiplyVectors(LessonScene):
+    """A vector as a list and as an arrow, its length; the dot product by arithmetic and by geometry."""
+
+    def construct(self) -> None:
+        self.show_title()
+        v = self.values.worked_example.vectors
+        plane = VectorPlane(nice_extent(np.array([v.a, v.b]), margin=0.25), width=5.4, height=5.6)
+        below_title(plane).to_edge(LEFT, buff=0.6)
+        arrows = VGroup(plane.arrow(v.a, palette.TEXT), plane.arrow(v.b, palette.TEXT))
+        names = VGroup(
+            *(
+                notation(formula(name, size=FORMULA)).next_to(arrow.get_end(), direction, buff=0.12)
+                for name, arrow, direction in zip("ab", arrows, (RIGHT, UP), strict=True)
+            )
+        )
+        lists = VGroup(
+            formula(rf"a = {vector_tex(v.a)}", size=FORMULA), formula(rf"b = {vector_tex(v.b)}", size=FORMULA)
+        ).arrange(RIGHT, buff=0.7)
+        length = VGroup(
+            notation(formula(r"|a| = \sqrt{a_1^2 + a_2^2}", size=FORMULA)),
+            formula(
+                rf"= \sqrt{{{value_tex(v.squares_a[0])} + {value_tex(v.squares_a[1])}}} = {value_tex(v.norm_a)}",
+                size=FORMULA,
+            ),
+        ).arrange(RIGHT, buff=0.15)
+        length_b = formula(rf"|b| = {value_tex(v.norm_b)}", size=FORMULA)
+        products = " + ".join(rf"{value_tex(x)} \times {value_tex(y)}" for x, y in zip(v.a, v.b, strict=True))
+        arithmetic = VGroup(
+            notation(formula(r"a \cdot b = a_1 b_1 + a_2 b_2", size=FORMULA)),
+            formula(rf"= {products}", size=FORMULA),
+            formula(rf"= {' + '.join(value_tex(t) for t in v.terms)} = {value_tex(v.dot)}", size=FORMULA),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.18)
+        cos = formula(r"\cos\theta", size=FORMULA)
+        rule = VGroup(formula(r"a \cdot b = |a|\,|b|", size=FORMULA), cos).arrange(RIGHT, buff=0.12)
+        geometry = VGroup(
+            notation(rule),
+            formula(
+                rf"= {value_tex(v.norm_a)} \times {value_tex(v.norm_b)} \times {value_tex(v.cosine)} "
+                rf"= {value_tex(v.geometric)}",
+                size=FORMULA,
+            ),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.18)
+        panel = VGroup(
+            lists, VGroup(length, length_b).arrange(DOWN, aligned_edge=LEFT, buff=0.18), arithmetic, geometry
+        )
+        panel.arrange(DOWN, aligned_edge=LEFT, buff=0.38)
+        panel.next_to(plane, RIGHT, buff=0.6).align_to(plane, UP)
+        angle = Angle(
+            Line(plane.c2p(0, 0), arrows[0].get_end()), Line(plane.c2p(0, 0), arrows[1].get_end()), radius=0.7
+        )
+        angle.set_stroke(palette.HIGHLIGHT, 4)
+        theta = notation(formula(r"\theta", size=FORMULA, color=palette.HIGHLIGHT)).move_to(
+            angle.point_from_proportion(0.5) + 0.3 * (angle.point_from_proportion(0.5) - plane.c2p(0, 0))
+        )
+
+        self.narrate(
+            "A vector is a list of numbers, drawn as an arrow from the origin.",
+            Create(plane),
+            FadeIn(lists),
+            GrowArrow(arrows[0]),
+            GrowArrow(arrows[1]),
+            FadeIn(names),
+        )
+        self.narrate(
+            "Its length, by Pythagoras, is the square root of the sum of the squares.",
+            FadeIn(length),
+            FadeIn(length_b),
+        )
+        self.narrate(
+            f"The dot product multiplies matching entries, then adds them: {value_tex(v.dot)}.",
+            FadeIn(arithmetic, shift=0.1 * DOWN),
+        )
+        self.narrate(
+            "Geometrically, it is both lengths times the cosine of the angle between the arrows.",
+            Create(angle),
+            FadeIn(theta),
+            FadeIn(geometry, shift=0.1 * DOWN),
+        )
+        self.narrate("So the angle counts, and so do the lengths.")
+        self.play(Indicate(VGroup(angle, theta, cos), color=palette.HIGHLIGHT), run_time=1.2)
+        self.play(Indicate(arrows, color=palette.HIGHLIGHT), run_time=1.2)
+        self.finish_narration()
+        self.wait(1.5)
+
+
+class MultiplyMatrices(LessonScene):
+    """The transpose turns rows into columns; a matrix product dots each row with each column: Q·Kᵀ."""
+
+    def construct(self) -> None:
+        self.show_title()
+        cs = self.values.cat_sat
+        r = cs.row_by_column
+        q = LabelledMatrix(r.left, row_labels=cs.tokens, name="Q", color=palette.QUERY, font_size=MATRIX_DIGITS)
+        k = LabelledMatrix(r.right_rows, row_labels=cs.tokens, name="K", color=palette.KEY, font_size=MATRIX_DIGITS)
+        kt = LabelledMatrix(
+            r.transpose, col_labels=cs.tokens, name=f"K{TRANSPOSE}", color=palette.KEY, font_size=MATRIX_DIGITS
+        )
+        result = LabelledMatrix(
+            r.product,
+            row_labels=cs.tokens,
+            col_labels=cs.tokens,
+            name=f"Q K{TRANSPOSE}",
+            font_size=MATRIX_DIGITS,
+        )
+        times, equals = (notation(formula(tex, size=48)) for tex in (r"\times", "="))
+        row = VGroup(q, times, kt, equals, result).arrange(RIGHT, buff=0.45)
+        row.move_to([0, (TOP + SUBTITLE_TOP) / 2 + 0.5, 0])
+        for m in (q, kt, result):
+            m.shift((row.get_top()[1] - m.get_top()[1]) * UP)  # names on one line
+        k.move_to(q)
+        arrow = notation(formula(r"\longrightarrow", size=48)).move_to(times)
+
+        self.narrate("A matrix is a table of numbers: here K, with one row per word.", FadeIn(k))
+        self.narrate(
+            "Its transpose, K transpose, turns each row into a column.",
+            FadeIn(arrow),
+            FadeIn(kt.get_frame()),
+            *(TransformFromCopy(k.get_entry(i, j), kt.get_entry(j, i)) for i, j in np.ndindex(r.right_rows.shape)),
+        )
+        self.play(FadeOut(k), FadeOut(arrow), run_time=0.5)
+        self.play(FadeIn(q), FadeIn(times), FadeIn(equals), FadeIn(result.get_frame()), run_time=0.8)
+
+        i, j = r.row, r.col
+        frames = VGroup(q.row_frame(i), kt.column_frame(j))
+        line = self.entry_line(r).next_to(row, DOWN, buff=0.45)
+        self.narrate(
+            "A matrix product takes a row on the left and a column on the right, and dots them.",
+            Create(frames),
+            Write(line),
+        )
+        self.narrate(
+            f"That dot product, {value_tex(r.entry)}, is one entry of the result.",
+            TransformFromCopy(line[-1], result.get_entry(i, j)),
+            Create(result.entry_frame(i, j)),
+        )
+        rest = [(a, b) for a, b in np.ndindex(r.product.shape) if (a, b) != (i, j)]
+        self.narrate(
+            "So Q times K transpose dots every row of Q with every row of K: every query with every key.",
+            FadeOut(frames),
+            FadeOut(line),
+            *(FadeIn(result.get_entry(a, b)) for a, b in rest),
+        )
+        self.finish_narration()
+        self.wait(1.5)
+
+    @staticmethod
+    def entry_line(r: RowByColumn) -> VGroup:
+        """row · column = the products = the entry, its last part the entry alone."""
+        q_row, k_row = r.left[r.row], r.right_rows[r.col]
+        products = " + ".join(rf"{value_tex(x)} \times {value_tex(y)}" for x, y in zip(q_row, k_row, strict=True))
+        return VGroup(
+            formula(rf"{products} =", size=FORMULA), formula(value_tex(r.entry), size=FORMULA, color=palette.HIGHLIGHT)
+        ).arrange(RIGHT, buff=0.15)
+
+
+class NormalizeExponentials(LessonScene):
+    """eˣ is positive and grows fast; softmax divides e to each score by their sum; a gradient, in training."""
+
+    def construct(self) -> None:
+        self.show_title()
+        s = self.values.scaling_demo.softmax_steps
+        axes, curve, label = self.exponential(s)
+        marks = self.marks(axes, s)
+        rule = (
+            notation(formula(r"\mathrm{softmax}(z)_i = \frac{e^{z_i}}{\sum_j e^{z_j}}", size=FORMULA))
+            .next_to(axes, RIGHT, buff=0.8)
+            .align_to(axes, UP)
+        )
+        steps = self.steps(s).next_to(rule, DOWN, aligned_edge=LEFT, buff=0.35)
+        bars = SoftmaxBars(
+            s.weights, [value_tex(z) for z in s.z], total=s.weight_sum, max_value=1.0, height=1.5, weights=True
+        )
+        bars.next_to(steps, DOWN, aligned_edge=LEFT, buff=0.45).shift(0.9 * RIGHT)
+
+        self.narrate("e to the x is always positive, and it grows fast.", Create(axes), Create(curve), FadeIn(label))
+        self.narrate("Softmax divides e to each score by the sum over all the scores.", Write(rule))
+        weights = " and ".join(value_tex(w) for w in s.weights)
+        self.narrate(
+            f"For the scores {' and '.join(value_tex(z) for z in s.z)}, that gives the weights {weights}.",
+            FadeIn(marks),
+            FadeIn(steps),
+            bars.grow(),
+        )
+        self.narrate(
+            f"The weights are positive, and they always add up to {value_tex(s.weight_sum, 0)}.",
+            Indicate(bars.get_total(), color=palette.HIGHLIGHT),
+        )
+        figure = VGroup(axes, curve, label, marks, rule, steps, bars)
+        self.play(FadeOut(figure), run_time=0.5)
+        self.train()
+        self.finish_narration()
+        self.wait(1.5)
+
+    @staticmethod
+    def exponential(s: SoftmaxSteps) -> tuple[Axes, VGroup, VGroup]:
+        """Axes from below zero to just past the largest score, e to the x on them, and its name."""
+        low, high = min(0.0, float(s.z.min())) - 2.0, float(s.z.max()) + 0.3
+        axes = Axes(
+            x_range=(low, high, 1),
+            y_range=(0, float(np.exp(high)), float(np.exp(high))),
+            x_length=5.6,
+            y_length=TOP - SUBTITLE_TOP - 0.6,
+            tips=False,
+            axis_config={"stroke_color": palette.MUTED, "include_ticks": False},
+        )
+        below_title(axes).to_edge(LEFT, buff=0.8)
+        curve = axes.plot(np.exp, x_range=(low, high), color=palette.HIGHLIGHT, stroke_width=5)
+        label = notation(formula(r"e^{x}", size=FORMULA, color=palette.HIGHLIGHT))
+        label.next_to(axes.c2p(high, np.exp(high)), LEFT, buff=0.3)
+        x_name = notation(formula("x", size=FORMULA, color=palette.MUTED)).next_to(axes.x_axis, RIGHT, buff=0.1)
+        return axes, VGroup(curve), VGroup(label, x_name)
+
+    @staticmethod
+    def marks(axes: Axes, s: SoftmaxSteps) -> VGroup:
+        """Each score on the x-axis, a dashed line up to e to the score, a dot there."""
+        marks = VGroup()
+        for z, e in zip(s.z, s.exp, strict=True):
+            foot, top = axes.c2p(z, 0), axes.c2p(z, e)
+            name = formula(value_tex(z), size=FORMULA).next_to(foot, DOWN, buff=0.15)
+            marks.add(DashedLine(foot, top, color=palette.TEXT, stroke_width=2), Dot(top, color=palette.TEXT), name)
+        return marks
+
+    @staticmethod
+    def steps(s: SoftmaxSteps) -> VGroup:
+        """e to each score, then their sum."""
+        lines = VGroup(
+            *(formula(rf"e^{{{value_tex(z)}}} = {value_tex(e)}", size=FORMULA) for z, e in zip(s.z, s.exp, strict=True))
+        )
+        lines.add(
+            VGroup(
+                notation(formula(r"\sum_j e^{z_j}", size=FORMULA)), formula(rf"= {value_tex(s.exp_sum)}", size=FORMULA)
+            ).arrange(RIGHT, buff=0.15)
+        )
+        return lines.arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+
+    def train(self) -> None:
+        """An error against one parameter: the gradient is the slope; training steps against it."""
+        axes = Axes(
+            x_range=(-1, 1, 1),
+            y_range=(0, 1, 1),
+            x_length=9.0,
+            y_length=TOP - SUBTITLE_TOP - 1.2,
+            tips=False,
+            axis_config={"stroke_color": palette.MUTED, "include_ticks": False},
+        )
+        below_title(axes).set_x(0)
+        error = axes.plot(lambda x: 0.1 + 0.8 * x * x, x_range=(-1, 1), color=palette.TEXT, stroke_width=4)
+        names = VGroup(
+            caption("a parameter", LABEL, palette.MUTED).next_to(axes.x_axis, DOWN, buff=0.15).align_to(axes, RIGHT),
+            caption("the error", LABEL, palette.MUTED).next_to(axes.y_axis, RIGHT, buff=0.15).align_to(axes, UP),
+        )
+        path = [0.8, 0.45, 0.2, 0.07]
+        dot = Dot(axes.c2p(path[0], 0.1 + 0.8 * path[0] ** 2), color=palette.HIGHLIGHT, radius=0.12)
+        slope = self.tangent(axes, path[0])
+        gradient = caption("gradient: the slope here", BODY, palette.HIGHLIGHT).next_to(slope, UP, buff=0.2)
+        gradient.shift((min(0.0, 7.1 - SAFE_MARGIN - gradient.get_right()[0])) * RIGHT)
+        self.narrate(
+            "A gradient says how a small change of a parameter changes the error.",
+            Create(axes),
+            Create(error),
+            FadeIn(names),
+            FadeIn(dot),
+            Create(slope),
+            FadeIn(gradient),
+        )
+        steps = []
+        for x in path[1:]:
+            steps.append(dot.animate.move_to(axes.c2p(x, 0.1 + 0.8 * x * x)))
+        self.narrate(
+            "Training nudges every parameter a little against its gradient, again and again.",
+            FadeOut(gradient),
+            FadeOut(slope),
+        )
+        for step in steps:
+            self.play(step, run_time=0.8)
+
+    @staticmethod
+    def tangent(axes: Axes, x: float) -> Line:
+        """The tangent of the drawn error curve at ``x``, a short segment."""
+        y, slope, half = 0.1 + 0.8 * x * x, 1.6 * x, 0.25
+        return Line(axes.c2p(x - half, y - slope * half), axes.c2p(x + half, y + slope * half)).set_stroke(
+            palette.HIGHLIGHT, 5
+        )
