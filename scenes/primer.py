@@ -23,7 +23,7 @@ from manim import (
     Write,
 )
 
-from attention_math.types import RowByColumn, SoftmaxSteps, VectorPair
+from attention_math.types import RowByColumn, SoftmaxSteps
 from scenes.kit import (
     BODY,
     FORMULA,
@@ -103,12 +103,11 @@ class MultiplyVectors(LessonScene):
         )
         panel.arrange(DOWN, aligned_edge=LEFT, buff=0.38)
         panel.next_to(plane, RIGHT, buff=0.6).align_to(plane, UP)
-        angle = Angle(
-            Line(plane.c2p(0, 0), arrows[0].get_end()), Line(plane.c2p(0, 0), arrows[1].get_end()), radius=0.7
-        )
+        origin = plane.c2p(0, 0)
+        angle = Angle(Line(origin, arrows[0].get_end()), Line(origin, arrows[1].get_end()), radius=0.7)
         angle.set_stroke(palette.HIGHLIGHT, 4)
         theta = notation(formula(r"\theta", size=FORMULA, color=palette.HIGHLIGHT)).move_to(
-            angle.point_from_proportion(0.5) + 0.3 * (angle.point_from_proportion(0.5) - plane.c2p(0, 0))
+            angle.point_from_proportion(0.5) + 0.3 * (angle.point_from_proportion(0.5) - origin)
         )
 
         self.narrate(
