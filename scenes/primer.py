@@ -18,6 +18,7 @@ from manim import (
     GrowArrow,
     Indicate,
     Line,
+    Transform,
     TransformFromCopy,
     VGroup,
     Write,
@@ -26,6 +27,7 @@ from manim import (
 from attention_math.types import RowByColumn, SoftmaxSteps
 from scenes.kit import (
     BODY,
+    DISPLAY,
     FORMULA,
     LABEL,
     LabelledMatrix,
@@ -38,11 +40,11 @@ from scenes.kit import (
     notation,
     palette,
 )
-from scenes.kit.layout import SAFE_MARGIN, SUBTITLE_TOP, TOP, below_title
+from scenes.kit.layout import SUBTITLE_TOP, TOP, below_title
 from scenes.kit.numbers import fmt, places_for
 
 TRANSPOSE = r"^{\top}"  # the transpose in TeX (docs/notation.md)
-MATRIX_DIGITS = 34  # the digits of the small matrices of the row-by-column scene
+MATRIX_DIGITS = 42  # the digits of the small matrices of the row-by-column scene
 
 
 def vector_tex(values: np.ndarray) -> str:
@@ -62,7 +64,7 @@ class MultiplyVectors(LessonScene):
     def construct(self) -> None:
         self.show_title()
         v = self.values.worked_example.vectors
-        plane = VectorPlane(nice_extent(np.array([v.a, v.b]), margin=0.25), width=5.4, height=5.6)
+        plane = VectorPlane(nice_extent(np.array([v.a, v.b]), margin=0.2), width=6.2, height=TOP - SUBTITLE_TOP - 0.2)
         below_title(plane).to_edge(LEFT, buff=0.6)
         arrows = VGroup(plane.arrow(v.a, palette.TEXT), plane.arrow(v.b, palette.TEXT))
         names = VGroup(
@@ -98,10 +100,9 @@ class MultiplyVectors(LessonScene):
                 size=FORMULA,
             ),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.18)
-        panel = VGroup(
-            lists, VGroup(length, length_b).arrange(DOWN, aligned_edge=LEFT, buff=0.18), arithmetic, geometry
-        )
-        panel.arrange(DOWN, aligned_edge=LEFT, buff=0.38)
+        lengths = VGroup(length, length_b).arrange(DOWN, aligned_edge=LEFT, buff=0.18)
+        panel = VGroup(lists, lengths, arithmetic, geometry)
+        panel.arrange(DOWN, aligned_edge=LEFT, buff=0.5)
         panel.next_to(plane, RIGHT, buff=0.6).align_to(plane, UP)
         origin = plane.c2p(0, 0)
         angle = Angle(Line(origin, arrows[0].get_end()), Line(origin, arrows[1].get_end()), radius=0.7)
@@ -134,8 +135,8 @@ class MultiplyVectors(LessonScene):
             FadeIn(geometry, shift=0.1 * DOWN),
         )
         self.narrate("So the angle counts, and so do the lengths.")
-        self.play(Indicate(VGroup(angle, theta, cos), color=palette.HIGHLIGHT), run_time=1.2)
-        self.play(Indicate(arrows, color=palette.HIGHLIGHT), run_time=1.2)
+        self.play(Indicate(VGroup(angle, theta, cos), color=palette.HIGHLIGHT, scale_factor=1), run_time=1.2)
+        self.play(Indicate(VGroup(arrows, lengths), color=palette.HIGHLIGHT, scale_factor=1), run_time=1.2)
         self.finish_narration()
         self.wait(1.5)
 
@@ -161,7 +162,7 @@ class MultiplyMatrices(LessonScene):
         )
         times, equals = (notation(formula(tex, size=48)) for tex in (r"\times", "="))
         row = VGroup(q, times, kt, equals, result).arrange(RIGHT, buff=0.45)
-        row.move_to([0, (TOP + SUBTITLE_TOP) / 2 + 0.5, 0])
+        below_title(row).set_x(0)
         for m in (q, kt, result):
             m.shift((row.get_top()[1] - m.get_top()[1]) * UP)  # names on one line
         k.move_to(q)
@@ -179,7 +180,8 @@ class MultiplyMatrices(LessonScene):
 
         i, j = r.row, r.col
         frames = VGroup(q.row_frame(i), kt.column_frame(j))
-        line = self.entry_line(r).next_to(row, DOWN, buff=0.45)
+        line = self.entry_line(r).next_to(row, DOWN, buff=0.3)
+        entry_frame = result.entry_frame(i, j)
         self.narrate(
             "A matrix product takes a row on the left and a column on the right, and dots them.",
             Create(frames),
@@ -188,12 +190,13 @@ class MultiplyMatrices(LessonScene):
         self.narrate(
             f"That dot product, {value_tex(r.entry)}, is one entry of the result.",
             TransformFromCopy(line[-1], result.get_entry(i, j)),
-            Create(result.entry_frame(i, j)),
+            Create(entry_frame),
         )
         rest = [(a, b) for a, b in np.ndindex(r.product.shape) if (a, b) != (i, j)]
         self.narrate(
             "So Q times K transpose dots every row of Q with every row of K: every query with every key.",
             FadeOut(frames),
+            FadeOut(entry_frame),
             FadeOut(line),
             *(FadeIn(result.get_entry(a, b)) for a, b in rest),
         )
@@ -206,7 +209,7 @@ class MultiplyMatrices(LessonScene):
         q_row, k_row = r.left[r.row], r.right_rows[r.col]
         products = " + ".join(rf"{value_tex(x)} \times {value_tex(y)}" for x, y in zip(q_row, k_row, strict=True))
         return VGroup(
-            formula(rf"{products} =", size=FORMULA), formula(value_tex(r.entry), size=FORMULA, color=palette.HIGHLIGHT)
+            formula(rf"{products} =", size=DISPLAY), formula(value_tex(r.entry), size=DISPLAY, color=palette.HIGHLIGHT)
         ).arrange(RIGHT, buff=0.15)
 
 
@@ -225,7 +228,7 @@ class NormalizeExponentials(LessonScene):
         )
         steps = self.steps(s).next_to(rule, DOWN, aligned_edge=LEFT, buff=0.35)
         bars = SoftmaxBars(
-            s.weights, [value_tex(z) for z in s.z], total=s.weight_sum, max_value=1.0, height=1.5, weights=True
+            s.weights, [value_tex(z) for z in s.z], total=s.weight_sum, max_value=1.0, height=1.8, weights=True
         )
         bars.next_to(steps, DOWN, aligned_edge=LEFT, buff=0.45).shift(0.9 * RIGHT)
 
@@ -291,26 +294,26 @@ class NormalizeExponentials(LessonScene):
         return lines.arrange(DOWN, aligned_edge=LEFT, buff=0.2)
 
     def train(self) -> None:
-        """An error against one parameter: the gradient is the slope; training steps against it."""
+        """An error against one parameter (a drawn bowl, no numbers): the gradient is the slope where the
+        parameter stands, and each training step moves the parameter against it, so the slope flattens."""
         axes = Axes(
-            x_range=(-1, 1, 1),
+            x_range=(0, 2, 1),
             y_range=(0, 1, 1),
             x_length=9.0,
-            y_length=TOP - SUBTITLE_TOP - 1.2,
+            y_length=TOP - SUBTITLE_TOP - 1.0,
             tips=False,
             axis_config={"stroke_color": palette.MUTED, "include_ticks": False},
         )
         below_title(axes).set_x(0)
-        error = axes.plot(lambda x: 0.1 + 0.8 * x * x, x_range=(-1, 1), color=palette.TEXT, stroke_width=4)
+        error = axes.plot(bowl, x_range=(0, 2), color=palette.TEXT, stroke_width=4)
         names = VGroup(
             caption("a parameter", LABEL, palette.MUTED).next_to(axes.x_axis, DOWN, buff=0.15).align_to(axes, RIGHT),
             caption("the error", LABEL, palette.MUTED).next_to(axes.y_axis, RIGHT, buff=0.15).align_to(axes, UP),
         )
-        path = [0.8, 0.45, 0.2, 0.07]
-        dot = Dot(axes.c2p(path[0], 0.1 + 0.8 * path[0] ** 2), color=palette.HIGHLIGHT, radius=0.12)
-        slope = self.tangent(axes, path[0])
-        gradient = caption("gradient: the slope here", BODY, palette.HIGHLIGHT).next_to(slope, UP, buff=0.2)
-        gradient.shift((min(0.0, 7.1 - SAFE_MARGIN - gradient.get_right()[0])) * RIGHT)
+        dot = Dot(axes.c2p(STEPS[0], bowl(STEPS[0])), color=palette.HIGHLIGHT, radius=0.12)
+        slope = tangent(axes, STEPS[0])
+        gradient = caption("gradient: the slope here", BODY, palette.HIGHLIGHT)
+        gradient.next_to(slope, LEFT, buff=0.3).shift(0.3 * UP)
         self.narrate(
             "A gradient says how a small change of a parameter changes the error.",
             Create(axes),
@@ -320,21 +323,24 @@ class NormalizeExponentials(LessonScene):
             Create(slope),
             FadeIn(gradient),
         )
-        steps = []
-        for x in path[1:]:
-            steps.append(dot.animate.move_to(axes.c2p(x, 0.1 + 0.8 * x * x)))
         self.narrate(
-            "Training nudges every parameter a little against its gradient, again and again.",
-            FadeOut(gradient),
-            FadeOut(slope),
+            "Training nudges every parameter a little against its gradient, again and again.", FadeOut(gradient)
         )
-        for step in steps:
-            self.play(step, run_time=0.8)
+        for x in STEPS[1:]:
+            self.play(dot.animate.move_to(axes.c2p(x, bowl(x))), Transform(slope, tangent(axes, x)), run_time=0.8)
 
-    @staticmethod
-    def tangent(axes: Axes, x: float) -> Line:
-        """The tangent of the drawn error curve at ``x``, a short segment."""
-        y, slope, half = 0.1 + 0.8 * x * x, 1.6 * x, 0.25
-        return Line(axes.c2p(x - half, y - slope * half), axes.c2p(x + half, y + slope * half)).set_stroke(
-            palette.HIGHLIGHT, 5
-        )
+
+STEPS = (1.8, 1.45, 1.2, 1.07)  # where the drawn parameter stands, step after step (a picture, not a value)
+
+
+def bowl(x: float) -> float:
+    """The drawn error curve: a bowl whose lowest point is at x = 1."""
+    return 0.1 + 0.8 * (x - 1) ** 2
+
+
+def tangent(axes: Axes, x: float) -> Line:
+    """A short segment of the bowl's tangent at ``x``: the gradient drawn as a slope."""
+    y, slope, half = bowl(x), 1.6 * (x - 1), 0.25
+    return Line(axes.c2p(x - half, y - slope * half), axes.c2p(x + half, y + slope * half)).set_stroke(
+        palette.HIGHLIGHT, 5
+    )
