@@ -44,7 +44,7 @@ from scenes.kit.layout import SUBTITLE_TOP, TOP, below_title
 from scenes.kit.numbers import fmt, places_for
 
 TRANSPOSE = r"^{\top}"  # the transpose in TeX (docs/notation.md)
-MATRIX_DIGITS = 42  # the digits of the small matrices of the row-by-column scene
+MATRIX_DIGITS = 38  # the digits of the small matrices of the row-by-column scene
 
 
 def vector_tex(values: np.ndarray) -> str:
