@@ -138,7 +138,7 @@ class MultiplyVectors(LessonScene):
         self.play(Indicate(VGroup(angle, theta, cos), color=palette.HIGHLIGHT, scale_factor=1), run_time=1.2)
         self.play(Indicate(VGroup(arrows, lengths), color=palette.HIGHLIGHT, scale_factor=1), run_time=1.2)
         self.finish_narration()
-        self.wait(1.5)
+        self.wait(1.0)
 
 
 class MultiplyMatrices(LessonScene):
@@ -201,7 +201,7 @@ class MultiplyMatrices(LessonScene):
             *(FadeIn(result.get_entry(a, b)) for a, b in rest),
         )
         self.finish_narration()
-        self.wait(1.5)
+        self.wait(1.0)
 
     @staticmethod
     def entry_line(r: RowByColumn) -> VGroup:
@@ -249,7 +249,7 @@ class NormalizeExponentials(LessonScene):
         self.play(FadeOut(figure), run_time=0.5)
         self.train()
         self.finish_narration()
-        self.wait(1.5)
+        self.wait(1.0)
 
     @staticmethod
     def exponential(s: SoftmaxSteps) -> tuple[Axes, VGroup, VGroup]:
@@ -315,16 +315,14 @@ class NormalizeExponentials(LessonScene):
         gradient = caption("gradient: the slope here", BODY, palette.HIGHLIGHT)
         gradient.next_to(slope, LEFT, buff=0.3).shift(0.3 * UP)
         self.narrate(
-            "A gradient says how a small change of a parameter changes the error.",
+            "A gradient says how a small change of a parameter changes the error, "
+            "and training nudges every parameter against it.",
             Create(axes),
             Create(error),
             FadeIn(names),
             FadeIn(dot),
             Create(slope),
             FadeIn(gradient),
-        )
-        self.narrate(
-            "Training nudges every parameter a little against its gradient, again and again.", FadeOut(gradient)
         )
         for x in STEPS[1:]:
             self.play(dot.animate.move_to(axes.c2p(x, bowl(x))), Transform(slope, tangent(axes, x)), run_time=0.8)
