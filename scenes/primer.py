@@ -43,7 +43,7 @@ from scenes.kit import (
 from scenes.kit.layout import SUBTITLE_TOP, TOP, below_title
 from scenes.kit.numbers import fmt, places_for
 
-TRANSPOSE = r"^{\top}"  # the transpose in TeX (docs/notation.md)
+TRANSPOSE = r"^{T}"  # the transpose in TeX (docs/notation.md): a superscript T, n is the length
 MATRIX_DIGITS = 38  # the digits of the small matrices of the row-by-column scene
 
 
@@ -222,7 +222,7 @@ class NormalizeExponentials(LessonScene):
         axes, curve, label = self.exponential(s)
         marks = self.marks(axes, s)
         rule = (
-            notation(formula(r"\mathrm{softmax}(z)_i = \frac{e^{z_i}}{\sum_j e^{z_j}}", size=FORMULA))
+            notation(formula(r"\mathrm{softmax}(\text{score})_i = \frac{e^{\text{score}_i}}{\sum_j e^{\text{score}_j}}", size=FORMULA))
             .next_to(axes, RIGHT, buff=0.8)
             .align_to(axes, UP)
         )
