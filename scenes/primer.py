@@ -43,6 +43,7 @@ from scenes.kit import (
 from scenes.kit.layout import SUBTITLE_TOP, TOP, below_title
 from scenes.kit.numbers import fmt, places_for
 
+SOFTMAX = r"\mathrm{softmax}(\text{score})_i = \frac{e^{\text{score}_i}}{\sum_j e^{\text{score}_j}}"
 TRANSPOSE = r"^{T}"  # the transpose in TeX (docs/notation.md): a superscript T, n is the length
 MATRIX_DIGITS = 38  # the digits of the small matrices of the row-by-column scene
 
@@ -221,11 +222,7 @@ class NormalizeExponentials(LessonScene):
         s = self.values.scaling_demo.softmax_steps
         axes, curve, label = self.exponential(s)
         marks = self.marks(axes, s)
-        rule = (
-            notation(formula(r"\mathrm{softmax}(\text{score})_i = \frac{e^{\text{score}_i}}{\sum_j e^{\text{score}_j}}", size=FORMULA))
-            .next_to(axes, RIGHT, buff=0.8)
-            .align_to(axes, UP)
-        )
+        rule = notation(formula(SOFTMAX, size=FORMULA)).next_to(axes, RIGHT, buff=0.8).align_to(axes, UP)
         steps = self.steps(s).next_to(rule, DOWN, aligned_edge=LEFT, buff=0.35)
         bars = SoftmaxBars(
             s.weights, [value_tex(z) for z in s.z], total=s.weight_sum, max_value=1.0, height=1.8, weights=True
