@@ -54,7 +54,7 @@ def command_of(request: Request, data_key: str) -> str:
     parts += ["--contrast", request.contrast] if request.contrast else []
     parts += ["--focus", request.focus] if request.focus else []
     parts += ["--names", ",".join(request.names)] if request.names else []
-    return shlex.join([*parts, "--data", data_key])
+    return " ".join([PROG, shlex.join([*parts[1:], "--data", data_key])])
 
 
 def data_path(args: argparse.Namespace, request: Request) -> Path:

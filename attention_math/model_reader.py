@@ -47,7 +47,13 @@ def missing_extra() -> list[str]:
     """The model extra's modules that cannot be imported (none when it is installed)."""
     import importlib.util
 
-    return [name for name in EXTRA if importlib.util.find_spec(name) is None]
+    def absent(name: str) -> bool:
+        try:
+            return importlib.util.find_spec(name) is None
+        except (ImportError, ValueError):
+            return True
+
+    return [name for name in EXTRA if absent(name)]
 
 
 class Model:
