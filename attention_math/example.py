@@ -269,7 +269,7 @@ def real_model_request(path: str | Path) -> dict[str, Any]:
 
 
 def _real_model_request(r: Reader) -> dict[str, Any]:
-    r.expect("focus", "sentences", "clusters", "data")
+    r.expect("focus", "sentences", "clusters", "data", "toy_heads")
     focus = r.take("focus", token)
     cr = r.table("clusters")
     if len(cr.data) < 2:
@@ -295,7 +295,26 @@ def real_model(r: Reader) -> dict[str, Any]:
             f"{request['data_path']} was extracted for other sentences, focus word or cluster words; "
             "run `make model-data` to extract it again",
         )
-    return {**request, "data": data}
+    toy = _toy_heads(r, request["sentences"][0])
+    layers, heads = data["sentences"][0]["attention"].shape[:2]
+    if toy is not None and any(not (0 <= a < layers and 0 <= b < heads) for a, b in toy["real"]):
+        raise ExampleError(r.path, r.sub("toy_heads"), f"expected [layer, head] within {layers} layers x {heads} heads")
+    return {**request, "data": data, "toy": toy}
+
+
+def _toy_heads(r: Reader, first_sentence: str) -> dict[str, Any] | None:
+    """Optional ``toy_heads``: the real (layer, head), from 1, that each worked-example head was fitted to
+    (``new-example --from-model`` writes it); the fit is measured on the first sentence, the worked one's."""
+    if "toy_heads" not in r.data:
+        return None
+    worked = worked_example(r.parent.table("worked_example"))  # type: ignore[union-attr]  # a section has a root
+    pair = listof(integer(1, 64), 2, 2)
+    pairs = r.take("toy_heads", listof(pair, len(worked["heads"]), len(worked["heads"])))
+    if first_sentence != " ".join(worked["tokens"]):
+        raise ExampleError(
+            r.path, r.sub("toy_heads"), "expected the first of real_model.sentences to be the worked example's tokens"
+        )
+    return {"X": worked["X"], "heads": worked["heads"], "real": [(a - 1, b - 1) for a, b in pairs]}
 
 
 #: Sections a file may leave out; a scene that declares one still gets an error naming it.

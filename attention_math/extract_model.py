@@ -87,8 +87,11 @@ def cosine(a: np.ndarray, b: np.ndarray) -> float:
     return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
 
 
-def extract(sentences: list[str], focus: str, clusters: dict[str, list[str]]) -> dict[str, Any]:
-    """Run the model on ``sentences``, ``focus`` alone and each cluster word alone.
+def extract(
+    sentences: list[str], focus: str, clusters: dict[str, list[str]], loaded: tuple[Any, Any] | None = None
+) -> dict[str, Any]:
+    """Run the model on ``sentences``, ``focus`` alone and each cluster word alone (``loaded``: a tokenizer
+    and model already loaded, so a caller that reads the model for other work loads it once).
 
     Returns
     -------
@@ -100,7 +103,7 @@ def extract(sentences: list[str], focus: str, clusters: dict[str, list[str]]) ->
     """
     import torch
 
-    tokenizer, model = _load_model()
+    tokenizer, model = _load_model() if loaded is None else loaded
     runs = [_run(tokenizer, model, text, focus) for text in sentences]
     alone = _run(tokenizer, model, focus, focus)
     words = {name: {w: _run(tokenizer, model, w, w)["vector"] for w in members} for name, members in clusters.items()}

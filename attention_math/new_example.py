@@ -330,6 +330,11 @@ def accepted(text: str) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if any(a == "--from-model" or a.startswith("--from-model=") for a in argv):
+        from . import from_model_cli  # numbers from a trained model (the model extra)
+
+        return from_model_cli.main(argv)
     parser = argparse.ArgumentParser(
         prog="python -m attention_math new-example",
         description="Write to stdout a complete, commented example file for SENTENCE (the same sentence, "

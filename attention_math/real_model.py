@@ -12,7 +12,8 @@ import numpy as np
 
 from .errors import ExampleError
 from .sizes import ORIGINAL_TRANSFORMER, model_size
-from .types import Array, Placement, RealModel, RealSentence
+from .types import Array, Placement, RealModel, RealSentence, ToyFit
+from .word_attention import fit_error, toy_weights, word_level, word_spans
 
 # --- reading the data file (numpy only) --------------------------------------------------------
 
@@ -121,8 +122,29 @@ def _sentence(s: dict[str, Any]) -> RealSentence:
     )
 
 
+def toy_fits(data: dict[str, Any], toy: dict[str, Any] | None) -> list[ToyFit]:
+    """Each worked-example head against the real head it was fitted to, on the first sentence's words."""
+    if toy is None:
+        return []
+    first = data["sentences"][0]
+    spans = word_spans(first["pieces"], first["text"])
+    if spans is None:
+        return []
+    real, _ = word_level(first["attention"], spans)
+    fits = []
+    for n, (head, (layer, index)) in enumerate(zip(toy["heads"], toy["real"], strict=True), start=1):
+        mean, largest = fit_error(toy_weights(toy["X"], head["W_q"], head["W_k"]), real[layer, index])
+        fits.append(ToyFit(n, layer + 1, index + 1, mean, largest))
+    return fits
+
+
 def values(
-    data: dict[str, Any], sentences: list[str], focus: str, clusters: dict[str, list[str]], data_path: Path
+    data: dict[str, Any],
+    sentences: list[str],
+    focus: str,
+    clusters: dict[str, list[str]],
+    data_path: Path,
+    toy: dict[str, Any] | None = None,
 ) -> RealModel:
     """What the scenes show: shapes, each sentence's attention and shift, the cluster map.
 
@@ -148,4 +170,5 @@ def values(
         cluster_points=points,
         centroid_points={n: pts.mean(axis=0) for n, pts in points.items()},
         sizes=[model_size(*ORIGINAL_TRANSFORMER), model_size("MiniLM", data["hidden_size"], int(heads))],
+        toy_fits=toy_fits(data, toy),
     )

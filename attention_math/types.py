@@ -6,7 +6,7 @@ Every record is a frozen dataclass. Field order is the order ``python -m attenti
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeAlias
 
 import numpy as np
@@ -410,6 +410,18 @@ class ModelSize:
 
 
 @dataclass(frozen=True)
+class ToyFit:
+    """How closely a worked-example head reproduces the real head it was fitted to, on the first sentence's
+    words (the real head's weights pooled over pieces, [CLS]/[SEP] left out, rows renormalised)."""
+
+    toy_head: int  # from 1, as the lesson names heads
+    layer: int  # the real head's layer and head, from 1
+    head: int
+    mean_abs_diff: float
+    max_abs_diff: float
+
+
+@dataclass(frozen=True)
 class RealModel:
     """Section ``real_model``: what the "A real transformer" scenes show from the model-data file."""
 
@@ -426,6 +438,7 @@ class RealModel:
     cluster_points: dict[str, Array]
     centroid_points: dict[str, Array]
     sizes: list[ModelSize]  # the original Transformer's, then this model's
+    toy_fits: list[ToyFit] = field(default_factory=list)  # with [real_model] toy_heads (new-example --from-model)
 
 
 #: The values of any one section.
