@@ -129,7 +129,10 @@ def row_meaning(tokens: Sequence[str], weights: Array, focus: int) -> tuple[Clai
         first = f"After itself, '{tokens[focus]}' looks most at '{tokens[other]}'."
     back = _strongest_other(weights[other], other)
     if back != focus:
-        second = f"The row of '{tokens[other]}', which settles its meaning, looks most at '{tokens[back]}'."
+        second = (
+            f"The row of '{tokens[other]}', which settles its meaning, "
+            f"looks most, of the other words, at '{tokens[back]}'."
+        )
         return Claim(first, True, (focus, other)), Claim(second, False, (other, back))
     order = "" if weights[other, focus] > weights[other, other] else ", after itself"
     return Claim(first, True, (focus, other)), Claim(
