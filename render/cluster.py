@@ -34,6 +34,7 @@ from scenes.lesson import LESSON
 from . import workers
 from .manifest import SceneRecord, Status
 from .plan import Job
+from .progress import plural
 from .settings import Settings, UsageError
 
 if TYPE_CHECKING:
@@ -136,7 +137,7 @@ def queue_next_lesson(client: Client) -> None:
     for job in jobs:
         AHEAD[task_key(job)] = submit(client, job, spec)
     if jobs:
-        scenes = f"{len(jobs)} scene{'' if len(jobs) == 1 else 's'}"
+        scenes = plural(len(jobs), "scene")
         print(f"queued {scenes} of lesson {settings.output.name} behind this one", flush=True)
 
 

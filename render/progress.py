@@ -100,3 +100,8 @@ class Progress:
     def stop(self) -> None:
         if self.live:
             self.live.stop()
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 scene``, ``2 scenes``: the summary lines count in plain words."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"

@@ -21,7 +21,7 @@ from .lessons import reuse, run_lessons
 from .manifest import LessonRecord, SceneRecord, Status, read_manifest, write_manifest
 from .media import VIDEO_EXTENSIONS, CheckError, join_lesson, probe_video, write_thumbnail
 from .plan import WORK, Job, available, fingerprint, longest_first, plan, select, shared_inputs
-from .progress import Progress
+from .progress import Progress, plural
 from .settings import Settings, UsageError, parse_args
 from .soundtrack import Cue, add_soundtrack
 
@@ -293,15 +293,21 @@ def summarize(jobs: list[Job], lesson: LessonRecord | None) -> int:
     counts = {s: sum(j.record.status is s for j in jobs) for s in (Status.RENDERED, Status.SKIPPED, Status.FAILED)}
     print(", ".join(f"{n} {s}" for s, n in counts.items()), flush=True)
     if lesson:
-        missing = f", {len(lesson.missing)} of the lesson's scenes not rendered yet" if lesson.missing else ""
-        scenes = plural(len(lesson.scenes), "scene")
-        print(f"{lesson.file}: {scenes}, {float(lesson.duration or 0):.1f} s{missing}", flush=True)
+        print(f"{lesson.file}: {plural(len(lesson.scenes), 'scene')}, {float(lesson.duration or 0):.1f} s"
+              f"{left_out(lesson, jobs)}", flush=True)  # fmt: skip
     report_failures(jobs)
     return 1 if counts[Status.FAILED] else 0
 
 
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
+def left_out(lesson: LessonRecord, jobs: list[Job]) -> str:
+    """What the lesson video leaves out, in plain words: scenes this run did not include (a deliberate
+    ``--scenes`` run, or scenes the example cannot show) and scenes of this run that failed."""
+    asked = {job.entry.id for job in jobs}
+    outside = sum(m not in asked for m in lesson.missing)
+    failed = len(lesson.missing) - outside
+    notes = [f"{outside} of the lesson's {len(LESSON)} scenes not in this run"] if outside else []
+    notes += [f"{plural(failed, 'failed scene')} left out"] if failed else []
+    return f" ({'; '.join(notes)})" if notes else ""
 
 
 def report_failures(jobs: list[Job]) -> None:

@@ -18,6 +18,7 @@ from .files import write_atomically
 from .manifest import SceneRecord
 from .media import CheckError
 from .plan import Job
+from .progress import plural
 from .settings import Settings
 
 DONE = "fingerprints.json"  # in slides/.scenes/: the slides fingerprint each scene's slides were made from
@@ -96,5 +97,8 @@ def write_deck(clips: list[SceneRecord], settings: Settings, failed: list[str]) 
         print(f"error: the slide deck could not be made: {error}", file=sys.stderr)
         return 1
     count = sum(scene["count"] for scene in index["scenes"])
-    print(f"slides: {index['html']} and {index['pptx']}, {count} slides from {len(entries)} scenes", flush=True)
+    print(
+        f"slides: {index['html']} and {index['pptx']}, {plural(count, 'slide')} from {plural(len(entries), 'scene')}",
+        flush=True,
+    )
     return 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -128,6 +129,9 @@ def test_editing_one_value_renders_only_the_scene_that_reads_it(repo, rendered):
     result = render(repo, *GOOD, "--example", str(example))
     assert result.returncode == 0, result.stderr
     assert statuses(repo) == {"width": "rendered", "scaling": "skipped"}
+    assert re.search(
+        r"^lesson\.mp4: 2 scenes, [\d.]+ s \(1 of the lesson's 3 scenes not in this run\)$", result.stdout, re.M
+    )
     assert (rendered / "02-scaling.mp4").read_bytes() == scaling_clip
     assert manifest(repo)["example"] == str(example)
 
@@ -141,6 +145,7 @@ def test_failing_scene_exits_1_names_it_with_its_log_and_the_others_render(repo)
     failed = manifest(repo, "out-fail")["scenes"][2]
     assert "reads example section 'complexity'" in (repo / "out-fail" / failed["log"]).read_text()
     assert manifest(repo, "out-fail")["lesson"]["missing"] == ["broken"]
+    assert re.search(r"^lesson\.mp4: 2 scenes, [\d.]+ s \(1 failed scene left out\)$", result.stdout, re.M)
 
 
 def write_bad_example(repo: Path) -> None:
