@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 #: libx264 settings of every MP4/MOV clip (manim 0.21 fixes CRF 23 at preset medium). superfast is the fastest preset
 #: that keeps H.264 High (ultrafast drops to Baseline and made files 1.7-1.9x the reference); a fixed B-frame pattern,
 #: no scene-cut analysis and full-pixel motion search cut its time a frame by 22 % on these near-still frames (98-99 %
-#: of macroblocks skipped), at the same size and SSIM. Measured in the README's Benchmark section, with the guard:
+#: of macroblocks skipped), at the same size and SSIM. Measured in docs/benchmark.md, with the guard:
 #: SSIM >= 0.98 and at most 1.5x the size of a medium CRF 18 encode of the same frames.
 ENCODER: dict[str, str] = {"preset": "superfast", "crf": "23", "x264-params": "b-adapt=0:scenecut=0:subme=0"}
 #: bytes of changes the camera may draw ahead of the encoders (a whole 1080p frame is 8 MB; a hold's, kilobytes)

@@ -1,7 +1,7 @@
 """``manifest.json``, typed: what each scene's outputs are, whether they are current, and the joined lesson.
 
-The JSON keys are the README's contract; a manifest written by an earlier version still reads
-(unknown keys are ignored, a record that cannot be read is treated as absent).
+The JSON keys are a contract (docs/rendering.md lists them); a manifest written by an earlier version
+still reads (unknown keys are ignored, a record that cannot be read is treated as absent).
 """
 
 from __future__ import annotations

@@ -36,7 +36,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         if settings.listing:
-            print_lesson(select(settings.scenes), settings.as_json)
+            try:
+                print_lesson(select(settings.scenes), settings.as_json)
+                sys.stdout.flush()
+            except BrokenPipeError:  # `render.py --list | head`: the reader took what it wanted
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return 0
         return run_lessons(settings, run) if settings.lessons else run(settings)
     except (UsageError, ExampleError) as error:

@@ -35,6 +35,7 @@ from render.settings import parse_args
 from scenes.lesson import LESSON
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCS = sorted((ROOT / "docs").glob("*.md"))
 SOURCES = ("render", "publish", "scenes", "attention_math", "render.py")
 
 
@@ -259,10 +260,12 @@ def test_the_other_example_errors_listed_are_real(real):
 
 
 def code_commands() -> list[str]:
-    """The command lines of the README's code blocks (comments cut), in order."""
-    blocks = re.findall(r"^```\n(.*?)^```", README, re.S | re.M)
+    """The command lines of the code blocks of the README and the docs/ pages (comments cut), in order:
+    each line that runs a program of the checkout's ``.venv``, after any ``NAME=value`` settings."""
+    texts = [README, *(page.read_text(encoding="utf-8") for page in DOCS)]
+    blocks = [b for text in texts for b in re.findall(r"^```[a-z]*\n(.*?)^```", text, re.S | re.M)]
     lines = [line.split("  #")[0].strip() for block in blocks for line in block.splitlines()]
-    return [line for line in lines if line and not line.startswith(("#", "make "))]
+    return [line for line in lines if re.match(r"([A-Z_]+=\S+ )*\.venv/bin/", line)]
 
 
 def run_quoted(command: str, tmp: Path, dry: bool) -> subprocess.CompletedProcess[str]:
@@ -301,12 +304,18 @@ def run_quoted(command: str, tmp: Path, dry: bool) -> subprocess.CompletedProces
 @pytest.fixture
 def workdir(tmp_path: Path) -> Path:
     (tmp_path / "my.toml").write_text(build("the cat sat on the mat"), encoding="utf-8")
+    (tmp_path / "classes").mkdir()  # docs/scaling.md's folder of examples
+    (tmp_path / "classes" / "a.toml").write_text(build("a class of its own"), encoding="utf-8")
     return tmp_path
 
 
 def test_the_quoted_commands_run(workdir):
+    """Every command quoted in the README and docs/, but manim's (below) and ``--from-model``'s, which
+    needs the optional model extra: tests/math/test_from_model.py runs those where it is installed."""
     commands = [c for c in code_commands() if not c.startswith((".venv/bin/manim", "ATTENTION_"))]
+    commands = [c for c in commands if "--from-model" not in c]
     assert any("new-example" in c for c in commands) and any("--list" in c for c in commands)
+    assert any("--cluster" in c for c in commands) and any("--slides" in c for c in commands)  # docs/ too
     for command in commands:
         result = run_quoted(command, workdir, dry=True)
         assert result.returncode == 0, f"{command}: exit {result.returncode}\n{result.stderr[-1500:]}"
@@ -338,3 +347,36 @@ def test_plain_manim_gives_render_pys_one_line_error(workdir):
         assert manim.returncode == ours.exit == 2
         assert errors == [ours.line] and "Traceback" not in manim.stdout + manim.stderr
     assert "newer version" not in manim.stdout + manim.stderr
+
+
+# --- links -----------------------------------------------------------------------------------
+
+
+def anchors(page: Path) -> set[str]:
+    """The anchors GitHub gives the page's headings (lower case, punctuation dropped, spaces as hyphens)."""
+    headings = re.findall(r"^#+ (.+)$", page.read_text(encoding="utf-8"), re.M)
+    return {re.sub(r"[^\w\- ]", "", h).strip().lower().replace(" ", "-") for h in headings}
+
+
+def test_every_link_of_the_readme_and_docs_resolves():
+    for page in [ROOT / "README.md", *DOCS]:
+        for target in re.findall(r"\]\(([^)\s]+)\)|src=\"([^\"]+)\"", page.read_text(encoding="utf-8")):
+            link = next(t for t in target if t)
+            if link.startswith(("http://", "https://")):
+                continue
+            path, _, anchor = link.partition("#")
+            resolved = (page.parent / path).resolve() if path else page
+            assert resolved.exists(), f"{page.name} links to {link}, which does not exist"
+            assert not anchor or anchor in anchors(resolved), f"{page.name} links to {link}: no such heading"
+
+
+def test_the_readme_is_short_and_links_every_docs_page():
+    assert len(README.splitlines()) <= 200
+    linked = set(re.findall(r"\]\((docs/[^)#]+\.md)\)", README))
+    assert linked == {f"docs/{page.name}" for page in DOCS}
+
+
+def test_a_newcomer_finds_render_own_sentence_and_slides_on_the_first_two_screens():
+    first_screens = "\n".join(README.splitlines()[:100])
+    for heading in ("## Quick start", "## Use your own sentence", "## Put clips in your slides"):
+        assert heading in first_screens

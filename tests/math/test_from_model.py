@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shlex
 import subprocess
 import sys
 import tomllib
@@ -116,6 +117,22 @@ def test_the_fit_is_within_the_target_and_as_printed(bank):
 def test_the_fit_is_within_the_target_on_typical_sentences(sentence, tmp_path):
     path, _ = generate(tmp_path, sentence)
     assert all(mean <= TARGET for mean, _ in fit_errors(path))
+
+
+def test_the_quoted_commands_give_the_same_example(bank, tmp_path):
+    """The README's and docs/'s ``--from-model`` commands, run as quoted (test_readme runs the others)."""
+    from tests.test_readme import code_commands
+
+    commands = [c for c in code_commands() if "--from-model" in c]
+    assert commands
+    for command in commands:
+        argv = shlex.split(command)
+        run = subprocess.run([sys.executable, *argv[1:]], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, f"{command}: {run.stderr}"
+        written = tmp_path / argv[argv.index("-o") + 1]
+        assert (
+            tomllib.loads(written.read_text())["worked_example"] == tomllib.loads(bank[0].read_text())["worked_example"]
+        )
 
 
 def test_the_same_arguments_give_the_same_files_byte_for_byte(bank, tmp_path):

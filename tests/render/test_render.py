@@ -57,6 +57,17 @@ def test_list_prints_every_scene(repo):
     ]
 
 
+def test_list_into_a_closed_pipe_is_quiet(repo):
+    """``render.py --list | head -1``: the reader leaves early, and that is no disk error."""
+    lister = subprocess.Popen(
+        [sys.executable, "render.py", "--list"], cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert lister.stdout is not None and lister.stderr is not None
+    lister.stdout.close()  # before it writes: its first write meets a closed pipe
+    assert lister.wait(timeout=60) == 0
+    assert lister.stderr.read() == b""
+
+
 def test_list_json_has_exactly_the_contract_keys(repo):
     rows = json.loads(render(repo, "--list", "--json").stdout)
     assert [set(row) for row in rows] == [{"id", "chapter", "title", "file", "class", "depends_on"}] * 3
