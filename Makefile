@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 # a minimal TeX Live with dvisvgm renders MathTex; Chromium runs the lesson page's browser tests;
 # Inter is the lesson's one family (docs/style.md); DejaVu and Droid Sans Fallback draw tokens in
 # the scripts Inter lacks (CJK);
-# espeak-ng is the fallback voice (the neural voice, piper, comes from requirements.txt).
+# espeak-ng is the fallback voice (the neural voices, hibari and piper, come from requirements.txt).
 SYSTEM_PACKAGES := pkg-config libcairo2-dev libpango1.0-dev ffmpeg \
 	texlive-latex-base texlive-latex-recommended texlive-latex-extra \
 	texlive-fonts-recommended dvisvgm chromium fonts-inter fonts-dejavu-core fonts-droid-fallback espeak-ng

@@ -24,6 +24,7 @@ from .plan import WORK, Job, available, fingerprint, longest_first, plan, select
 from .progress import Progress, plural
 from .settings import Settings, UsageError, parse_args
 from .soundtrack import Cue, add_soundtrack
+from .voice_service import voice_service
 
 LOG_TAIL_LINES = 15
 
@@ -171,14 +172,14 @@ class Run:
         ``Popen`` or a file move; whatever ends the loop, no worker is left running.
         """
         waiting, running = list(todo), list[Job]()
-        with workers.interrupt_flag() as interrupted:
+        with workers.interrupt_flag() as interrupted, voice_service(self.settings, bool(todo)) as service:
 
             def fill() -> None:
                 """Start scenes until every worker is busy (none once interrupted)."""
                 while waiting and len(running) < self.settings.jobs and not interrupted:
                     running.append(job := waiting.pop(0))
                     arguments = workers.manim_arguments if job.kind == "clip" else slides.manim_arguments
-                    workers.start(job, self.settings, arguments)
+                    workers.start(job, self.settings, arguments, service)
                 progress.running([job.entry.id for job in running])
 
             try:

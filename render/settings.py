@@ -43,7 +43,7 @@ class Settings:
     slides: bool = False
     listing: bool = False  # --list: print the lesson and exit
     as_json: bool = False
-    voice: str = "none"  # piper, espeak or none (GIF clips cannot carry sound: none)
+    voice: str = "none"  # hibari, piper, espeak or none (GIF clips cannot carry sound: none)
     voice_identity: str = ""  # engine, versions, model digest: what the speech depends on
     cluster: str | None = None  # --cluster: a Dask scheduler's address (render/cluster.py); None: local workers
     lessons: tuple[Path, ...] = ()  # several --example files: one lesson each, in subfolders (render/lessons.py)
@@ -121,7 +121,7 @@ def parse_args(argv: list[str] | None) -> Settings:
     parser.add_argument(
         "--voice",
         choices=voices.VOICES,
-        help="narration voice: piper (neural), espeak (robotic) or none (silent); default: the best installed",
+        help="narration voice: hibari, piper (neural), espeak (robotic), none (silent); default: the first installed",
     )
     args = parser.parse_args(argv)
     if args.json and not args.list:

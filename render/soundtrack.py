@@ -9,6 +9,7 @@ without re-encoding and stays in sync at every chapter.
 from __future__ import annotations
 
 import re
+import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,19 +32,31 @@ def add_soundtrack(video: Path, cues: list[Cue], duration: float, target: Path) 
     if video.suffix not in AUDIO_CODECS:
         raise CheckError(f"{video.suffix} clips cannot carry sound")
     with tempfile.TemporaryDirectory(dir=target.parent, prefix=".track-") as work:
-        track = level(mix(cues, duration, Path(work) / "mixed.wav"), Path(work) / "levelled.wav")
-        mux(video, track, duration, target)
+        track, measured = mix(cues, duration, Path(work) / "mixed.wav")
+        mux(video, track, duration, target, gain(measured))
 
 
-def mux(video: Path, track: Path, duration: float, target: Path) -> None:
+def gain(measured: float | None) -> str:
+    """The filters that bring a track measured at ``measured`` LUFS to the target, peaks held under the ceiling.
+
+    (ffmpeg's loudnorm falls back to dynamic compression on clips shorter than its 3 s window,
+    and a plain gain would leave speech's peaks above -1 dBTP.)
+    """
+    return "anull" if measured is None else f"volume={TARGET_LUFS - measured:.2f}dB,{PEAK_LIMITER}"
+
+
+def mux(video: Path, track: Path, duration: float, target: Path, filters: str) -> None:
+    """The video copied, the track levelled by ``filters`` and encoded beside it, in one pass."""
     command = ["ffmpeg", "-v", "error", "-y", "-i", str(video), "-i", str(track), "-map", "0:v", "-map", "1:a",
-               "-c:v", "copy", *AUDIO_CODECS[video.suffix], "-ac", "2", "-ar", str(RATE), "-t", f"{duration:.6f}",
-               *(["-movflags", "+faststart"] if video.suffix != ".webm" else []), str(target)]  # fmt: skip
+               "-af", filters, "-c:v", "copy", *AUDIO_CODECS[video.suffix], "-ac", "2", "-ar", str(RATE),
+               "-t", f"{duration:.6f}", *(["-movflags", "+faststart"] if video.suffix != ".webm" else []),
+               str(target)]  # fmt: skip
     ffmpeg(command, f"could not add the narration to {video.name}")
 
 
-def mix(cues: list[Cue], duration: float, target: Path) -> Path:
-    """Every cue's speech at its start, silence elsewhere, exactly ``duration`` seconds long."""
+def mix(cues: list[Cue], duration: float, target: Path) -> tuple[Path, float | None]:
+    """Every cue's speech at its start, silence elsewhere, exactly ``duration`` seconds long, and its integrated
+    loudness (EBU R128, measured in the same pass; ``None`` for silence)."""
     inputs = [arg for cue in cues for arg in ("-i", str(cue.wav))]
     if cues:
         delays = "".join(
@@ -55,32 +68,19 @@ def mix(cues: list[Cue], duration: float, target: Path) -> Path:
     else:
         inputs = ["-f", "lavfi", "-i", f"anullsrc=r={RATE}:cl=stereo"]
         graph = "[0:a]"
-    graph += f"apad=whole_dur={duration:.6f},atrim=end={duration:.6f},aformat=channel_layouts=stereo[out]"
-    command = ["ffmpeg", "-v", "error", "-y", *inputs, "-filter_complex", graph, "-map", "[out]",
-               "-ar", str(RATE), "-c:a", "pcm_f32le", str(target)]  # fmt: skip
-    ffmpeg(command, "could not mix the narration")
-    return target
+    graph += f"apad=whole_dur={duration:.6f},atrim=end={duration:.6f},aformat=channel_layouts=stereo,"
+    graph += "asplit[out][meter];[meter]ebur128[done]"
+    command = ["ffmpeg", "-hide_banner", "-nostats", "-y", *inputs, "-filter_complex", graph,
+               "-map", "[out]", "-ar", str(RATE), "-c:a", "pcm_f32le", str(target),
+               "-map", "[done]", "-f", "null", "-"]  # fmt: skip
+    result = run_tool(command, text=True, process_group=0)  # Ctrl-C is render.py's to handle
+    if result.returncode:
+        raise CheckError(f"could not mix the narration: {result.stderr.strip()[-300:]}")
+    return target, loudness(result)
 
 
-def level(mixed: Path, target: Path) -> Path:
-    """Gain to the target loudness, then a limiter holding the peaks under the ceiling.
-
-    (ffmpeg's loudnorm falls back to dynamic compression on clips shorter than its 3 s window,
-    and a plain gain would leave speech's peaks above -1 dBTP.)
-    """
-    measured = loudness(mixed)
-    if measured is None:  # silence: nothing to level
-        return mixed
-    graph = f"volume={TARGET_LUFS - measured:.2f}dB,{PEAK_LIMITER}"
-    command = ["ffmpeg", "-v", "error", "-y", "-i", str(mixed), "-af", graph, "-c:a", "pcm_f32le", str(target)]
-    ffmpeg(command, "could not level the narration")
-    return target
-
-
-def loudness(track: Path) -> float | None:
-    """Integrated loudness (LUFS) of ``track`` by EBU R128; ``None`` for silence."""
-    command = ["ffmpeg", "-hide_banner", "-nostats", "-i", str(track), "-af", "ebur128", "-f", "null", "-"]
-    result = run_tool(command, text=True, process_group=0)
+def loudness(result: subprocess.CompletedProcess[str]) -> float | None:
+    """The integrated loudness (LUFS) ffmpeg's ebur128 filter reported; ``None`` for silence."""
     summary = result.stderr.split("Summary:")[-1]
     integrated = re.search(r"I:\s+(-?[\d.]+|-inf) LUFS", summary)
     if result.returncode or not integrated:

