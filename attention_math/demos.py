@@ -40,8 +40,8 @@ def scaling_demo(query: Array, keys: Array) -> ScalingDemo:
         softmax_raw=softmax(raw),
         softmax_scaled=softmax(scaled),
         # softmax(s) = softmax(s − max s): only these gaps decide the weights.
-        raw_gaps=raw.max() - raw,
-        scaled_gaps=scaled.max() - scaled,
+        raw_shifted=raw - raw.max(),
+        scaled_shifted=scaled - scaled.max(),
         softmax_steps=primer.softmax_steps(raw),
     )
 

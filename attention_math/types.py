@@ -261,8 +261,8 @@ class ScalingDemo:
     scaled: Array
     softmax_raw: Array
     softmax_scaled: Array
-    raw_gaps: Array  # how far each raw score sits below the largest: all softmax sees
-    scaled_gaps: Array  # the same gaps ÷√d_k
+    raw_shifted: Array  # each raw score minus the largest (0 for the top): softmax gives the same weights
+    scaled_shifted: Array  # the same ÷√d_k
     softmax_steps: SoftmaxSteps  # softmax of the raw scores step by step, for the tools chapter
 
 

@@ -96,7 +96,7 @@ class WorkCatSat(LessonScene):
         how = r"W_{Q} = W_{K} = W_{V} = I" if identity else r"Q = X W_{Q},\; K = X W_{K},\; V = X W_{V}"
         rule = formula(how, size=FORMULA).next_to(VGroup(e_mat, mats), DOWN, buff=0.6)
         self.narrate(
-            "The notes keep it simple: all three projections are the identity, so Q, K and V all equal X."
+            "This example keeps it simple: all three projections are the identity, so Q, K and V all equal X."
             if identity
             else "Each projection turns X into its own matrix: Q, K and V."
         )
@@ -268,7 +268,7 @@ class CompareScaling(LessonScene):
         sd = self.values.scaling_demo
         self.show_title(f"Softmax of {vector_text(sd.raw)} against {vector_text(sd.scaled)}")
         vectors = self.vectors(sd).to_edge(UP, buff=1.2)
-        self.narrate(f"One query and two keys from the handwritten notes, each d_k = {sd.d_k} numbers long.")
+        self.narrate(f"One query and two keys, each d_k = {sd.d_k} numbers long.")
         self.play(FadeIn(vectors))
         products = self.dot_products(sd).next_to(vectors, DOWN, buff=0.4)
         self.narrate("Each score is a dot product: multiply matching entries and add.")

@@ -95,7 +95,8 @@ def measure(m: Mobject) -> Measure:
 
 
 def _row_problem(texts: list[str], measures: list[Measure]) -> str | None:
-    if any(m.turned for m in measures) and not all(m.turned for m in measures):
+    words = [m for t, m in zip(texts, measures, strict=True) if len("".join(t.split())) > 1]  # letters stand upright
+    if any(m.turned for m in words) and not all(m.turned for m in words):
         return f"labels {texts} mix upright and turned"
     if any(m.turned for m in measures):  # reading upwards: one end level with the data edge
         spread = min(np.ptp([m.bottom for m in measures]), np.ptp([m.top for m in measures]))

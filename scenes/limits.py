@@ -22,7 +22,22 @@ from manim import (
 )
 
 from attention_math.types import Complexity
-from scenes.kit import BODY, CAPTION, HEADING, LABEL, LEAD, SERIF, SMALL, TITLE, LessonScene, caption, notation, palette
+from scenes.kit import (
+    BODY,
+    CAPTION,
+    FORMULA,
+    HEADING,
+    LABEL,
+    LEAD,
+    SERIF,
+    SMALL,
+    TITLE,
+    LessonScene,
+    caption,
+    formula,
+    notation,
+    palette,
+)
 from scenes.kit.charts import cell_grid, panel
 from scenes.kit.layout import fit_content
 from scenes.kit.numbers import fmt_bytes, fmt_count, fmt_int
@@ -159,3 +174,9 @@ class GrowQuadratically(LessonScene):
             self.wait(0.6)
         box = SurroundingRectangle(VGroup(*last), color=palette.HEAT_HIGH, buff=0.15)
         self.play(Create(box), run_time=0.8)
+        order = formula(r"O(n^{2} \cdot d_{model})", size=FORMULA).next_to(table, DOWN, buff=0.45)
+        self.narrate(
+            "Each comparison is a dot product d_k numbers long, in every head; the heads together hold d_model,"
+            " so the scores cost order n squared times d_model."
+        )
+        self.play(Write(order), run_time=0.8)

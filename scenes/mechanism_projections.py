@@ -187,7 +187,9 @@ class GeneralizeAttention(LessonScene):
             formula(r"x_i \cdot x_j = x_j \cdot x_i", size=FORMULA),
         ).arrange(RIGHT, buff=0.3)
         lack.next_to(new_rule, DOWN, buff=0.3)
-        self.narrate("As written, this layer has nothing of its own to learn, and its scores stay symmetric.")
+        self.narrate(
+            "As written, this layer has nothing of its own to learn, and its scores, not its weights, stay symmetric."
+        )
         self.play(FadeIn(lack))
         note = caption("+ learned projections:", BODY, palette.MUTED, font=SERIF)
         final = attention_formula(DISPLAY)

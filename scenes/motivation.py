@@ -263,7 +263,10 @@ class ContrastEmbeddings(LessonScene):
         self.play(FadeIn(headings[1]))
         self.wait(1)
 
-        self.narrate(f'Each new row is a weighted mix of the value vectors of all words, shown here for "{tokens[0]}".')
+        self.narrate(
+            f'Each new row is a weighted mix of all the words\' vectors, shown here for "{tokens[0]}":'
+            " how the weights are found, and what V is, comes later."
+        )
         self.play(fixed.highlight_row(0), contextual.highlight_row(0))
         self.play(FadeIn(mix, shift=UP * 0.2))
         self.wait(3.5)
@@ -295,7 +298,9 @@ class CompareParallelism(LessonScene):
         self.play(FadeIn(sequential))
 
         grid = caption_band(cell_grid(len(tokens), 1.8).set_fill(opacity=0.1)).shift(3.0 * LEFT)
-        axes = caption("rows: queries, columns: keys", LABEL, palette.MUTED, font=SERIF).next_to(grid, UP, buff=0.15)
+        axes = caption("one cell per pair: row word, column word", LABEL, palette.MUTED, font=SERIF).next_to(
+            grid, UP, buff=0.15
+        )
         parallel = VGroup(
             caption(f"Self-attention: all {fmt_int(rnn.pairs)} pairs", LEAD, palette.HEAT_LOW, font=SERIF),
             caption("in one parallel step", LEAD, palette.HEAT_LOW, font=SERIF),
@@ -373,7 +378,7 @@ class ConnectGlobally(LessonScene):
                 f"{fmt_int(rnn.attention_path_length)} step",
             ),
             ("signal left", fmt(rnn.signal_at_target), "its weight, at any distance"),
-            ("gradients back", f"× {fmt(rnn.retention)} a step: vanish", "one step: no decay"),
+            ("gradients back", f"× {fmt(rnn.retention)} a step: vanish", "one step: no decay with distance"),
             ("order of work", "one token at a time", f"all {fmt_int(rnn.pairs)} pairs at once"),
             ("mixing words", "a fixed update", "weights from the words"),
         )

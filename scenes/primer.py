@@ -195,7 +195,7 @@ class MultiplyMatrices(LessonScene):
         )
         rest = [(a, b) for a, b in np.ndindex(r.product.shape) if (a, b) != (i, j)]
         self.narrate(
-            "So Q times K transpose dots every row of Q with every row of K: every query with every key.",
+            "So Q times K transpose dots every row of Q with every row of K: every pair of rows, at once.",
             FadeOut(frames),
             FadeOut(entry_frame),
             FadeOut(line),
@@ -230,7 +230,7 @@ class NormalizeExponentials(LessonScene):
         bars.next_to(steps, DOWN, aligned_edge=LEFT, buff=0.45).shift(0.9 * RIGHT)
 
         self.narrate("e to the x is always positive, and it grows fast.", Create(axes), Create(curve), FadeIn(label))
-        self.narrate("Softmax divides e to each score by the sum over all the scores.", Write(rule))
+        self.narrate("Softmax divides e to each score by the sum of e to every score.", Write(rule))
         weights = " and ".join(value_tex(w) for w in s.weights)
         self.narrate(
             f"For the scores {' and '.join(value_tex(z) for z in s.z)}, that gives the weights {weights}.",
@@ -285,7 +285,8 @@ class NormalizeExponentials(LessonScene):
         )
         lines.add(
             VGroup(
-                notation(formula(r"\sum_j e^{z_j}", size=FORMULA)), formula(rf"= {value_tex(s.exp_sum)}", size=FORMULA)
+                notation(formula(r"\sum_j e^{\text{score}_j}", size=FORMULA)),
+                formula(rf"= {value_tex(s.exp_sum)}", size=FORMULA),
             ).arrange(RIGHT, buff=0.15)
         )
         return lines.arrange(DOWN, aligned_edge=LEFT, buff=0.2)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, LaggedStart, Rectangle, VGroup, Write
+from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, LaggedStart, SurroundingRectangle, VGroup, Write
 
 from scenes.kit import (
     BODY,
@@ -53,7 +53,8 @@ class ReadWeightRow(LessonScene):
             lines.arrange(DOWN, aligned_edge=LEFT)
         heading = notation(caption(f"head 1, the row of “{tokens[0]}” gives", BODY, palette.MUTED))
         block = VGroup(heading, lines).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
-        fit_width(block, 6.0).next_to(title, DOWN, buff=0.6).to_edge(LEFT, buff=0.8)
+        block.scale(1.4)  # alone on screen while it is read: large
+        fit_width(block, 8.0).next_to(title, DOWN, buff=0.6).to_edge(LEFT, buff=0.8)
         said = ", ".join(in_words(tokens, row, 0)[:2])
         self.narrate(f"Read a row of weights in words. In head 1, '{tokens[0]}' gives {said}, and so on.")
         self.play(FadeIn(heading), LaggedStart(*(FadeIn(line, shift=RIGHT * 0.2) for line in lines), lag_ratio=0.3))
@@ -72,30 +73,32 @@ class ReadWeightRow(LessonScene):
         charts = VGroup()
         for n, head in enumerate(heads[:2]):
             width = min(0.6, 3.4 / len(tokens))  # two charts side by side, for up to 12 tokens
-            bars = SoftmaxBars(head.weights[i], tokens, height=2.2, bar_width=width, places=2, weights=True)
+            bars = SoftmaxBars(head.weights[i], tokens, height=3.2, bar_width=width, places=2, weights=True)
             name = notation(caption(f"head {n + 1}: the row of “{tokens[i]}”", CAPTION, palette.MUTED))
             charts.add(VGroup(name, bars).arrange(DOWN, buff=0.3))
         fit_width(charts.arrange(RIGHT, buff=1.5), 13).move_to(UP * 0.2)
         tops = [int(np.argmax(head.weights[i])) for head in heads[:2]]
         said = " and ".join(f"head {n + 1} to '{tokens[t]}'" for n, t in enumerate(tops))
-        self.narrate(f"Now the row of '{tokens[i]}'. Its largest share goes: {said}.")
-        self.play(FadeOut(left))
+        if len(tops) > 1:
+            self.narrate(f"Now the row of '{tokens[i]}', in head 1 and in a second head, with matrices of its own.")
+            self.play(FadeOut(left))
+            self.narrate(f"Its largest share goes: {said}. Step 7 joins the two heads.")
+        else:
+            self.narrate(f"Now the row of '{tokens[i]}'. Its largest share goes: {said}.")
+            self.play(FadeOut(left))
         for chart, top in zip(charts, tops, strict=True):
             bars = chart[1]
             self.play(FadeIn(chart[0]), FadeIn(VGroup(bars.baseline, bars.get_labels())))
             self.play(bars.grow(run_time=1.0))
-            bar = bars.get_bars()[top]
-            self.play(
-                Create(Rectangle(width=bar.width + 0.1, height=bar.height + 0.1, color=palette.HIGHLIGHT).move_to(bar))
-            )
+            marked = VGroup(bars.get_bars()[top], bars.get_numbers()[top])  # the bar and its value, both clear
+            self.play(Create(SurroundingRectangle(marked, color=palette.HIGHLIGHT, buff=0.08)))
         note = VGroup(
-            caption("these toy heads were chosen by hand, not trained:", SMALL, palette.MUTED),
+            caption("these toy heads are small enough to check by hand:", SMALL, palette.MUTED),
             caption("a trained model's heads come later", SMALL, palette.MUTED),
         ).arrange(DOWN, buff=0.1)
         caption_band(fit_width(note, 12))
         self.narrate(
-            "These toy matrices were chosen by hand to be checked by hand, not trained: "
-            "later we look at the heads of a trained model."
+            "These toy heads are small enough to check by hand: later we look at the heads of a trained model."
         )
         self.play(FadeIn(note))
 
@@ -109,7 +112,7 @@ class CompareContexts(LessonScene):
         charts = VGroup()
         cases = ss.cases[:2]  # the file may give only one sentence
         for case in cases:
-            bars = SoftmaxBars(case.weights, case.tokens, height=2.2, bar_width=0.6, weights=True)
+            bars = SoftmaxBars(case.weights, case.tokens, height=2.5, bar_width=0.6, weights=True)
             name = caption(case.sentence, LEAD)
             charts.add(VGroup(name, bars).arrange(DOWN, buff=0.4))
         charts.arrange(RIGHT, buff=1.2).next_to(title, DOWN, buff=0.8)
@@ -125,10 +128,8 @@ class CompareContexts(LessonScene):
         )
         self.narrate(f"Of the other words, it gives the most: {said}.")
         for chart, j in zip(charts, others, strict=True):
-            bar = chart[1].get_bars()[j]
-            self.play(
-                Create(Rectangle(width=bar.width + 0.1, height=bar.height + 0.1, color=palette.TEXT).move_to(bar))
-            )
+            marked = VGroup(chart[1].get_bars()[j], chart[1].get_numbers()[j])  # the bar and its value, both clear
+            self.play(Create(SurroundingRectangle(marked, color=palette.TEXT, buff=0.08)))
         verdict = VGroup(
             caption("the weights are computed from the words around it", LEAD),
             caption("a layer with fixed weights would mix every sentence the same way", BODY, palette.MUTED),

@@ -42,6 +42,7 @@ from scenes.kit import (
     notation,
     palette,
 )
+from scenes.kit.cosine_plane import CosinePlane
 from scenes.kit.head_grid import HeadGrid
 from scenes.kit.layout import caption_band
 from scenes.kit.meaning_map import WordMark, cluster_color, place_label
@@ -254,7 +255,10 @@ class TraceRealShift(LessonScene):
         overview, plane = self.show_overview(rm, honesty)
         table = self.similarity_table(rm).next_to(honesty, DOWN, buff=0.4).to_edge(RIGHT, buff=0.35)
         self.show_alone(rm, overview, plane, table)
-        zoom = self.zoom_in(rm, overview, plane)
+        if len(rm.cluster_words) == 2:
+            zoom = self.measure(rm, VGroup(overview, honesty[0]), plane)  # the flat map, and its caption, go
+        else:
+            zoom = self.zoom_in(rm, overview, plane)
         for k in range(len(rm.sentences)):
             self.show_sentence(rm, k, zoom, table)
         moral = caption(f"one word, “{rm.focus}”: its sentence decides which meaning it is closer to", LABEL)
@@ -338,11 +342,32 @@ class TraceRealShift(LessonScene):
         self.play(Create(window))
         self.play(FadeOut(overview), ReplacementTransform(window, frame), FadeIn(zoomed), run_time=1.2)
         self.obstacles = []
+        self.point_of = lambda sentence: sentence.point
         pointers = VGroup(*(self.pointer(zoomed, rm, name) for name in rm.cluster_words))
         self.obstacles += [p[1] for p in pointers]
         alone = mark(zoomed.c2p(*rm.alone.point), f"{rm.focus} (alone)", palette.TEXT, self.obstacles)
         self.play(FadeIn(alone), FadeIn(pointers))
         return VGroup(zoomed, frame, alone, pointers)
+
+    def measure(self, rm: dict, overview: VGroup, plane: VectorPlane) -> VGroup:
+        """Leave the flat map for the cosines themselves: a move there is a move in the model's full space."""
+        names = tuple(rm.cluster_words)
+        cases = [rm.alone.cosines, *(s.cosines for s in rm.sentences)]
+        values = np.array([[c[n] for n in names] for c in cases])
+        pad = 0.15 * np.ptp(values) + 0.02
+        cosines = CosinePlane(names, float(values.min() - pad), float(values.max() + pad), side=min(3.3, plane.height))
+        cosines.move_to(plane).align_to(plane, LEFT).shift(0.35 * RIGHT)
+        self.point_of = lambda sentence: [sentence.cosines[n] for n in names]
+        self.narrate(f"A flat map keeps only 2 of the {rm.hidden_size} directions, so it can mislead.")
+        self.play(FadeOut(overview), run_time=0.8)
+        self.narrate(f"So plot the cosines themselves: to {names[0]} across, to {names[1]} up.")
+        self.play(Create(cosines.frame), FadeIn(cosines.x_label), FadeIn(cosines.y_label), run_time=1.2)
+        self.narrate(f"Above the diagonal, '{rm.focus}' is closer to {names[1]}; below it, to {names[0]}.")
+        self.play(Create(cosines.diagonal), FadeIn(cosines.sides), run_time=1.2)
+        self.obstacles = [*cosines.sides, cosines.x_label, cosines.y_label]
+        alone = mark(cosines.c2p(*self.point_of(rm.alone)), f"{rm.focus} (alone)", palette.TEXT, self.obstacles)
+        self.play(FadeIn(alone))
+        return VGroup(cosines, cosines.frame, alone)
 
     @staticmethod
     def pointer(zoomed: VectorPlane, rm: dict, name: str) -> VGroup:
@@ -360,7 +385,7 @@ class TraceRealShift(LessonScene):
     def show_sentence(self, rm: dict, k: int, zoom: VGroup, table: ShiftTable) -> None:
         sentence, zoomed, alone = rm.sentences[k], zoom[0], zoom[2]
         color = cluster_color(sentence.nearest)
-        moved = mark(zoomed.c2p(*sentence.point), self.tag(k), color, self.obstacles)
+        moved = mark(zoomed.c2p(*self.point_of(sentence)), self.tag(k), color, self.obstacles)
         move = Arrow(
             alone.dot.get_center(), moved.dot.get_center(), buff=0.06, color=color, stroke_width=3, tip_length=0.15
         )

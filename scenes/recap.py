@@ -13,11 +13,25 @@ from manim import (
     Line,
     SurroundingRectangle,
     VGroup,
+    Write,
     linear,
 )
 
-from scenes.kit import BODY, CAPTION, LEAD, PROMINENT, SERIF, TITLE, LessonScene, caption, formula, notation, palette
-from scenes.kit.layout import GAP, SUBTITLE_TOP
+from scenes.kit import (
+    BODY,
+    CAPTION,
+    FORMULA,
+    LEAD,
+    PROMINENT,
+    SERIF,
+    TITLE,
+    LessonScene,
+    caption,
+    formula,
+    notation,
+    palette,
+)
+from scenes.kit.layout import GAP, SUBTITLE_TOP, fit_width
 from scenes.kit.numbers import fmt, fmt_int
 
 ROW_GAP = 0.42  # between the steps' rows, when the frame has room
@@ -52,16 +66,18 @@ class RecapSteps(LessonScene):
             (
                 "Scale",
                 r"QK^T / \sqrt{d_k}",
-                rf"\div {fmt(sqrt_d_k)}",
+                rf"{shape(T, T)}\ \ (\div {fmt(sqrt_d_k)})",
                 "Dividing by the square root of d k keeps the scores in a healthy range.",
             ),
             ("Softmax per row", r"\mathrm{softmax}(\cdot)", shape(T, T), "Softmax turns each row into weights."),
             ("Weighted sum", r"\alpha V", shape(T, d_k), "Each output row is a weighted sum of the value vectors."),
             (
                 "Output",
-                rf"\mathrm{{concat}}_{{{fmt_int(h)}\ \mathrm{{heads}}}}",
-                shape(T, h * d_k),
-                "The heads are joined: one context-aware vector per token.",
+                r"\mathrm{concat}(\text{heads})" + (r"\, W_{O}" if we.W_O is not None else ""),
+                shape(T, d_model),
+                f"The {fmt_int(h)} heads are joined"
+                + (" and mixed by W_O" if we.W_O is not None else "")
+                + ": one context-aware vector per token.",
             ),
         ]
         rows = VGroup(*(self.step_row(i, name, rule, size) for i, (name, rule, size, _) in enumerate(steps)))
@@ -74,11 +90,16 @@ class RecapSteps(LessonScene):
             self.narrate(line)
             self.play(FadeIn(row, shift=0.2 * RIGHT), run_time=0.8)
         box = SurroundingRectangle(rows, color=palette.MUTED, buff=BOX_BUFF)
-        self.narrate(
-            "Softmax of Q K transposed over root d k, times V: that is one head. "
-            "W_O mixes the heads into the layer's output."
-        )
-        self.play(Create(box), run_time=0.8)
+        layer = VGroup(
+            formula(r"\text{head} = \mathrm{softmax}\!\left(\frac{QK^{T}}{\sqrt{d_k}}\right) V", size=FORMULA),
+            formula(r"\text{output} = \mathrm{concat}(\text{heads})\, W_{O}", size=FORMULA),
+        ).arrange(RIGHT, buff=1.0)
+        fit_width(layer, 12).move_to(legend).set_x(0)  # in the legend's place: the shapes are read by now
+        self.narrate("Softmax of Q K transposed over root d k, times V: that is one head.")
+        self.play(Create(box), FadeOut(legend), Write(layer[0]), run_time=0.8)
+        mixed = "Then W_O mixes" if we.W_O is not None else "In a full layer, W_O then mixes"
+        self.narrate(f"{mixed} the joined heads into the layer's output.")
+        self.play(Write(layer[1]), run_time=0.8)
 
     @staticmethod
     def legend(tokens: list[str], T: int, d_model: int, d_k: int) -> VGroup:
@@ -95,7 +116,7 @@ class RecapSteps(LessonScene):
         number = notation(caption(f"{index + 1}.", BODY, palette.MUTED, font=SERIF))
         label = caption(name, BODY, font=SERIF)
         tex = formula(rule, size=TITLE)
-        dims = formula(size, size=TITLE, color=palette.MUTED)
+        dims = formula(size, size=TITLE)
         return VGroup(number, label, tex, dims)
 
     @staticmethod
@@ -126,9 +147,10 @@ QUIZ = [
     ),
     (
         "What is the computational complexity\nof self-attention?",
-        "<span fgcolor='{heat}'>O(n²·d)</span>, with n the sequence length and d the embedding size:\n"
-        "QKᵀ compares all n × n pairs of tokens,\neach with a d-long dot product.",
-        "Order n squared times d for the scores: every pair of tokens, each compared with a d-long dot product.",
+        "<span fgcolor='{heat}'>O(n²·d<sub>model</sub>)</span>, with n the sequence length:\n"
+        "QKᵀ compares all n × n pairs of tokens in every head,\n"
+        "each with a dot product dₖ long; h · dₖ = d<sub>model</sub>.",
+        "Order n squared times d model: every pair of tokens, compared in every head with a dot product d k long.",
     ),
     (
         "Why do we divide the dot products by √dₖ?",

@@ -135,7 +135,8 @@ class SaturateSoftmax(LessonScene):
             self.play(*(Transform(a, b) for a, b in zip((scores, bars, gauge), nxt, strict=True)), run_time=1.5)
             self.wait(1.0)
         self.narrate(
-            "One-hot weights: the gradient through the scores is zero, and the queries and keys stop learning."
+            "One-hot weights: the gradient through the scores is essentially zero,"
+            " and the queries and keys stop learning."
         )
         self.play(FadeIn(SurroundingRectangle(gauge, color=palette.HEAT_HIGH, buff=0.15)), run_time=0.8)
         fix = formula(r"\text{The fix: } \frac{QK^T}{\sqrt{d_k}}", size=DISPLAY)

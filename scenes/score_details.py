@@ -69,8 +69,8 @@ class MirrorScores(LessonScene):
         ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         panel = VGroup(rule, verdict, why).arrange(DOWN, aligned_edge=LEFT, buff=0.6)
         fit_content(VGroup(grid, panel).arrange(RIGHT, buff=0.9))
-        same = "use the same matrix for" if cs.same_query_key else "use different matrices for"
-        self.narrate(f"Look again at the scores of '{' '.join(tokens)}', where the notes {same} W_Q and W_K.")
+        same = "same matrix for" if cs.same_query_key else "different matrices for"
+        self.narrate(f"Look again at the scores of '{' '.join(tokens)}', made with the {same} W_Q and W_K.")
         self.play(FadeIn(grid), Write(rule))
         a, b = grid.get_entry(first, last), grid.get_entry(last, first)
         pair = f"'{tokens[first]}' to '{tokens[last]}' and '{tokens[last]}' to '{tokens[first]}'"
@@ -105,11 +105,11 @@ class ReadGaps(LessonScene):
     def construct(self) -> None:
         sd = self.values.scaling_demo
         self.show_title()
-        raw = self.row("as computed", sd.raw, sd.raw_gaps, sd.softmax_raw).shift(UP * 1.6)
-        scaled = self.row(f"÷ √dₖ = ÷ {number_text(sd.sqrt_d_k)}", sd.scaled, sd.scaled_gaps, sd.softmax_scaled)
+        raw = self.row("as computed", sd.raw, sd.raw_shifted, sd.softmax_raw).shift(UP * 1.6)
+        scaled = self.row(f"÷ √dₖ = ÷ {number_text(sd.sqrt_d_k)}", sd.scaled, sd.scaled_shifted, sd.softmax_scaled)
         heads = VGroup(
             caption("scores", CAPTION, palette.MUTED),
-            caption("gaps below the top", CAPTION, palette.MUTED),
+            caption("minus the top score", CAPTION, palette.MUTED),
             caption("softmax", CAPTION, palette.MUTED),
         )
         for head, cell in zip(heads, raw[1:], strict=True):
@@ -119,11 +119,14 @@ class ReadGaps(LessonScene):
         if len(rule):
             figure.add(rule.next_to(scaled, DOWN, buff=1.0))
         fit_content(figure, width=13.0)
-        self.narrate(f"The notes' scores {vector_text(sd.raw)}. Softmax only sees how far each sits below the top.")
+        self.narrate(f"Take the scores {vector_text(sd.raw)}. Softmax only sees how far each sits below the top.")
         self.play(FadeIn(heads), FadeIn(raw[:3]))
-        self.narrate(f"The gaps {vector_text(sd.raw_gaps)} give the same weights: {vector_text(sd.softmax_raw)}.")
+        self.narrate(
+            f"Subtract the top score: {vector_text(sd.raw_shifted)} gives the same weights as "
+            f"{vector_text(sd.raw)}, {vector_text(sd.softmax_raw)}."
+        )
         self.play(FadeIn(raw[3]))
-        self.narrate(f"Divide by √d_k: every gap shrinks {number_text(sd.sqrt_d_k)} times, and the weights soften.")
+        self.narrate(f"Divide by √d_k: every gap is divided by {number_text(sd.sqrt_d_k)}, and the weights soften.")
         self.play(FadeIn(scaled))
         if len(rule):
             self.narrate("With two keys the top weight is one over one plus e to the minus gap: only the gap counts.")
@@ -133,11 +136,11 @@ class ReadGaps(LessonScene):
         self.wait(1.5)
 
     def row(self, name: str, scores, gaps, weights) -> VGroup:
-        """name, scores, their gaps below the top, the softmax weights: one line of the table."""
+        """name, scores, the scores minus the top one, the softmax weights: one line of the table."""
         cells = [
             caption(name, BODY),
             formula(vector_text(scores), size=FORMULA),
-            formula(vector_text(gaps), size=FORMULA, color=palette.MUTED),
+            formula(vector_text(gaps), size=FORMULA),  # what softmax sees: as bright as the scores
             formula(vector_text(weights, 2), size=FORMULA, color=palette.HEAT_HIGH),
         ]
         group = VGroup(*cells)
@@ -160,12 +163,12 @@ class CorrectGradientClaim(LessonScene):
     def construct(self) -> None:
         demo = self.values.saturation_demo
         self.show_title()
-        claim = caption("two sources: scaling prevents “exploding” gradients", LEAD, palette.MUTED)
+        claim = caption("often read: scaling prevents “exploding” gradients", LEAD, palette.MUTED)
         rows = self.gradient_bars(demo)
         verdict = caption("large scores make the gradient vanish, not explode", PROMINENT, palette.HEAT_HIGH)
         fit_width(verdict, 12)
         fit_content(VGroup(claim, rows, verdict).arrange(DOWN, buff=0.6))
-        self.narrate("Two of our sources say the scaling prevents exploding gradients. Check it against the numbers.")
+        self.narrate("You may read that the scaling prevents exploding gradients. Check it against the numbers.")
         self.play(FadeIn(claim))
         said = self.narrate("As the same scores grow, the size of softmax's gradient shrinks toward zero.")
         for row in rows:  # one play a row: a row already in is not drawn again in every frame of the others
@@ -207,7 +210,8 @@ class SeparateCosine(LessonScene):
             formula(rf"|q| = {fmt(al.norm_query)}, \quad |k| = {fmt(al.norm_key)}", size=FORMULA),
             formula(r"q \cdot k = |q|\,|k| \cos\theta", size=FORMULA),
             formula(
-                rf"= {fmt(al.norm_query)} \cdot {fmt(al.norm_key)} \cdot {fmt(al.cosine)} = {fmt(al.dot)}", size=FORMULA
+                rf"= {fmt(al.norm_query)} \cdot {fmt(al.norm_key)} \cdot {fmt(al.cosine)} \approx {fmt(al.dot)}",
+                size=FORMULA,
             ),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.35)
         why = VGroup(
@@ -218,7 +222,7 @@ class SeparateCosine(LessonScene):
         panel = VGroup(notation(pair), lines, notation(why)).arrange(DOWN, aligned_edge=LEFT, buff=0.5)
         fit_content(VGroup(picture, panel).arrange(RIGHT, buff=0.9))
         self.narrate(
-            "One source calls the score a cosine similarity. The cosine only measures the angle.",
+            "You may read that the score is a cosine similarity. The cosine only measures the angle.",
             FadeIn(picture),
             FadeIn(pair),
             Write(lines[0]),

@@ -84,11 +84,13 @@ class AttendTrainStation(LessonScene):
             Indicate(bars.get_labels()[other], color=palette.HIGHLIGHT),
         )
         answer = back.about[1] if back.about else focus
+        weights = self.values.train_station.weights
+        after_itself = ", after itself" if weights[other][other] >= weights[other][answer] else ""
         row = heat.get_row(other)
         frame = Rectangle(width=row.width + 0.1, height=row.height + 0.1, color=palette.KEY).move_to(row)
         lines = VGroup(
             caption(f"the row of “{tokens[other]}”", BODY),
-            caption(f"looks most at “{tokens[answer]}”", BODY),
+            caption(f"looks most at “{tokens[answer]}”{after_itself}", BODY),
         )
         if back.holds:
             lines.add(caption(f"a {tokens[focus]} {tokens[other]}", HEADING, palette.HIGHLIGHT))

@@ -174,6 +174,10 @@ class AttendAcross(LessonScene):
         self.swap(old, heat.get_labels(), heat.get_caption())
         self.play(LaggedStart(*(heat.fill_row(i) for i in range(len(cross.decoder_tokens))), lag_ratio=0.3))
         best = [int(np.argmax(row)) for row in cross.weights]
+        self.narrate(
+            "Each row's largest weight is framed. These toy weights are not trained:"
+            " a trained translator learns to look at the words it is translating."
+        )
         self.play(*(Create(_frame(heat.get_cell(i, j), palette.TEXT)) for i, j in enumerate(best)))
         link = VGroup(
             caption("the RNN translator's attention,", CAPTION, palette.MUTED),

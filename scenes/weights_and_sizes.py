@@ -71,10 +71,11 @@ class ShareProjection(LessonScene):
 
     def learn(self, learned: tuple[LabelledMatrix, ...], random: tuple[LabelledMatrix, ...], limit: float) -> None:
         """W_Q from random entries to the example's, its queries following: what training does."""
+        bound = fmt(limit, 0 if float(limit).is_integer() else 2)
         notes = VGroup(
-            caption(f"training starts from random entries, each within ±{fmt(limit)}", BODY),
-            caption("backpropagation tunes them, with W<sub>k</sub> and W<sub>v</sub>", BODY, markup=True),
-            caption("our toy's entries were chosen by hand to play the trained part", BODY, palette.MUTED),
+            caption(f"training starts from random entries, each within ±{bound}", BODY),
+            caption("backpropagation tunes them, with W<sub>K</sub> and W<sub>V</sub>", BODY, markup=True),
+            caption("our toy's entries stand in for that trained result", BODY),
         ).arrange(DOWN, buff=0.15)
         caption_band(fit_width(notes, 12))
         back = [m.copy() for m in learned]
@@ -86,7 +87,7 @@ class ShareProjection(LessonScene):
         )
         self.play(*(FadeTransform(a, b) for a, b in zip(random, back, strict=True)), run_time=1.2)
         self.play(FadeIn(notes[1], shift=UP * 0.1))
-        self.narrate("Our toy's entries were chosen by hand to play that trained part.", FadeIn(notes[2]))
+        self.narrate("Our toy's entries stand in for that trained result.", FadeIn(notes[2]))
 
 
 class CompareSizes(LessonScene):

@@ -31,6 +31,7 @@ from manim import (
 from attention_math.types import Head, WorkedExample
 from scenes.kit import (
     BODY,
+    FORMULA,
     FORMULA_LARGE,
     LABEL,
     SMALL,
@@ -155,6 +156,13 @@ class CombineHeads(LessonScene):
             self.wait(1)
             self.play(FadeOut(braces))
             self.project(we, tokens, concat)
+        else:
+            later = formula(r"\text{output} = \text{concat} \cdot W_{O}", size=FORMULA).next_to(braces, DOWN, buff=0.4)
+            self.narrate(
+                "A full layer then multiplies this by one more learned matrix, W_O, which mixes the heads."
+                " Our example leaves W_O out."
+            )
+            self.play(Write(later))
         self.wait(2)
 
     def head_outputs(self, heads: list[Head], tokens: list[str]) -> list[LabelledMatrix]:

@@ -79,10 +79,11 @@ class ShowEmbeddings(LessonScene):
         we = self.values.worked_example
         tokens, x = we.tokens, we.X
         self.show_title()
-        self.narrate("We start from a sentence. Each token is looked up as a vector of numbers: its embedding.")
         sentence = TokenRow(tokens, font_size=36).move_to(UP * 1.5)
         sentence = fit_width(sentence, 12)
+        self.narrate("Now a whole layer, in seven steps. We start from a sentence.")
         self.play(LaggedStart(*(FadeIn(t, shift=DOWN * 0.2) for t in sentence), lag_ratio=0.2))
+        self.narrate("Each token is looked up as a vector of numbers: its embedding.")
         self.wait(0.5)
         matrix = token_matrix(x, tokens, "X", max_cols=8)
         brace = Brace(matrix.cells, DOWN, color=palette.MUTED)
@@ -181,7 +182,9 @@ class IntroduceProjections(LessonScene):
         we = self.values.worked_example
         head = we.heads[0]
         self.show_title()
-        self.narrate("Head 1 owns three learned matrices. Each turns a token's vector into a shorter one.")
+        self.narrate(
+            "Head 1 owns three matrices, which training learns. Each turns a token's vector into a shorter one."
+        )
         font = matrix_font(we.d_model)
         mats = VGroup(
             *(
@@ -279,7 +282,6 @@ class MultiplyQueries(LessonScene):
                 self.play(ChangeDecimalToValue(running, partial[0, j, -1]), run_time=0.6)
             else:
                 self.play(FadeIn(line))
-                self.add(running)
                 self.count_up(line, running, partial[0, j], terms[0, j])
             self.play(ReplacementTransform(running, q_mat.get_entry(0, j)), FadeOut(line), run_time=0.6)
         self.play(FadeOut(col_frame), FadeOut(row_frame))
@@ -287,8 +289,13 @@ class MultiplyQueries(LessonScene):
     def count_up(self, line: VGroup, running: DecimalNumber, partial: np.ndarray, terms: np.ndarray) -> None:
         """Light each product in turn while the running sum adds it."""
         self.narrate("Each product adds to the running sum; the last sum is the entry.")
-        for term, value in zip(line.terms, partial, strict=True):
-            self.play(Indicate(term, color=palette.HEAT_LOW), ChangeDecimalToValue(running, value), run_time=0.7)
+        for k, (term, value) in enumerate(zip(line.terms, partial, strict=True)):
+            lit = Indicate(term, color=palette.HEAT_LOW, scale_factor=1.0)  # colour only: it keeps clear of the "+"
+            if k == 0:  # the sum appears with its first product: never "= 0" beside a line not yet added
+                running.set_value(value)
+                self.play(lit, FadeIn(running), run_time=0.7)
+            else:
+                self.play(lit, ChangeDecimalToValue(running, value), run_time=0.7)
 
     def fill_rows(self, x_mat, r_mat, skip_first: bool, run_time: float) -> None:
         """A frame slides down X while each shown row of the result appears."""

@@ -83,10 +83,11 @@ class AlignDotProducts(LessonScene):
         self.narrate(claim.text)
         self.play(FadeIn(readout))
         factors = self.factors(head, tokens, best).next_to(readout, DOWN, buff=0.4).align_to(readout, LEFT)
-        self.play(FadeIn(factors))
+        self.play(LaggedStart(*(FadeIn(row) for row in factors), lag_ratio=1.0), run_time=3.0)  # read line by line
         self.finish_narration()
         self.wait(READ_HOLD)
         self.play(FadeOut(factors))
+        self.narrate("Key by key, each score is the sum of the products of the query's and the key's numbers.")
         for j in sorted({*range(min(len(tokens), MAX_PAIRS)), best}):
             self.show_pair(keys, readout, head, j, tokens)
         self.sweep(plane, query, keys[best], readout, head, best)
@@ -127,13 +128,8 @@ class AlignDotProducts(LessonScene):
         fit_width(line, 5.5).next_to(readout, DOWN, buff=0.3).align_to(readout, LEFT)
         name = TokenRow([f"k: {tokens[j]}"], font_size=28, color=palette.KEY)
         name.next_to(line, DOWN, buff=0.2).align_to(readout, LEFT)
-        self.play(
-            keys[j].animate.set_opacity(1),
-            ChangeDecimalToValue(readout[1], head.scores[0, j]),
-            FadeIn(line),
-            FadeIn(name),
-            run_time=0.7,
-        )
+        readout[1].set_value(head.scores[0, j])  # at once: never a sum beside products it does not equal
+        self.play(keys[j].animate.set_opacity(1), FadeIn(line), FadeIn(name), run_time=0.7)
         self.wait(0.4)
         self.play(keys[j].animate.set_opacity(0.45), FadeOut(line), FadeOut(name), run_time=0.4)
 
@@ -180,7 +176,7 @@ class AlignDotProducts(LessonScene):
                 self.remove(pair)
             else:
                 self.play(LaggedStart(*(FadeIn(c) for c in cells), lag_ratio=0.15), run_time=0.5)
-        self.narrate("Rows are queries, columns are keys: row i says how much token i cares about each token.")
+        self.narrate("Rows are queries, columns are keys: each row scores one query against every key.")
         self.wait(2)
 
 
@@ -209,11 +205,14 @@ class NormalizeScores(LessonScene):
         self.narrate(f"Softmax, one row at a time. Take the row of '{tokens[0]}'.")
         self.play(Create(row_frame))
         bars = self.softmax_row(head, tokens, 0, scaled)
-        self.narrate("The bars land in the first row of the weights: dim blue is little attention, bright yellow most.")
+        low, high = fmt(head.weights.min()), fmt(head.weights.max())
+        self.narrate("The bars land in the first row of the weights, coloured from dark at 0 to bright yellow at 1.")
         rest = VGroup(bars.baseline, bars.get_numbers(), bars.get_labels(), bars.get_total())
         self.play(ReplacementTransform(bars.get_bars(), heatmap.get_row(0)), FadeOut(rest), run_time=1.2)
         self.play(FadeIn(heatmap.get_row_digits(0)))
-        self.narrate("Every other row goes through the same softmax.")
+        self.narrate(
+            f"Every other row goes through the same softmax: this head's weights all lie between {low} and {high}."
+        )
         for i in range(1, len(tokens)):
             target = scaled.row_frame(i) if scaled.is_shown(i, 0) else row_frame
             self.play(row_frame.animate.move_to(target), heatmap.fill_row(i), run_time=0.45)
@@ -259,9 +258,10 @@ class NormalizeScores(LessonScene):
             total=head.weight_sums[i],
             height=height,
             bar_width=width,
-            max_value=head.exp_scores[i].max() / head.exp_sums[i],
+            max_value=head.exp_scores[i].max() / head.exp_sums[i],  # the exponentials' shape, divided
             total_at=UP,
             weights=True,
+            legend=False,  # drawn to their own top, not to 1: the heatmap's scale gives their colours
         )
         norm.move_to(exp, aligned_edge=DOWN + LEFT)
         self.narrate("Divide each by the sum: the bars now add up to exactly 1. These are the attention weights.")

@@ -64,7 +64,8 @@ class SoftmaxBars(VGroup):
         both; its scale then stands for these bars: pass ``legend=False``).
     weights
         The values are attention weights: coloured on the fixed :data:`palette.WEIGHTS` range, as in
-        every heatmap.
+        every heatmap, and drawn to its top (``max_value`` 1 unless given), so the colour scale beside
+        them reads as their axis.
 
     Examples
     --------
@@ -94,8 +95,9 @@ class SoftmaxBars(VGroup):
         **kwargs,
     ) -> None:
         super().__init__(**kwargs)
-        if weights:
+        if weights:  # on the heatmaps' fixed range, and drawn to it: beside the scale, a bar's top reads its value
             vmin, vmax = palette.WEIGHTS
+            max_value = vmax if max_value is None else max_value
         self.values = np.asarray(values, dtype=float)
         top = max_value if max_value is not None else max(self.values.max(), 1e-12)
         font = max(MIN_FONT_SIZE, min(font_size, bar_width * 28))  # short tokens fit upright under their bars

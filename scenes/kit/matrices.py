@@ -272,23 +272,25 @@ class LabelledMatrix(VGroup):
         """How much the matrix has been scaled since it was built."""
         return self.brackets[0].height / (len(self.shown_rows) * self.cell_height)
 
-    def _span(self, cells: VGroup, color: ManimColor) -> Rectangle:
+    def _span(self, cells: VGroup, color: ManimColor, pad_x: float, pad_y: float) -> Rectangle:
+        """A frame round ``cells``, clear of them by ``pad_x`` cells left and right, ``pad_y`` above and below:
+        roomy at the ends of a row or column (nothing there), tight beside it (the neighbours' digits)."""
         zoom = self._zoom()
-        width = max(cells.width, 0.9 * self.cell_width * zoom) + 0.1 * zoom
-        height = max(cells.height, 0.8 * self.cell_height * zoom) + 0.08 * zoom
+        width = max(cells.width, 0.9 * self.cell_width * zoom) + 2 * pad_x * self.cell_width * zoom
+        height = max(cells.height, 0.8 * self.cell_height * zoom) + 2 * pad_y * self.cell_height * zoom
         return Rectangle(width=width, height=height, color=color, stroke_width=3).move_to(cells)
 
     def row_frame(self, row: int, color: ManimColor = palette.HIGHLIGHT) -> Rectangle:
         """A rectangle around row ``row`` (animate it with Create, or Transform it to another frame)."""
-        return self._span(self.get_row(row), color)
+        return self._span(self.get_row(row), color, pad_x=0.2, pad_y=0.1)
 
     def column_frame(self, col: int, color: ManimColor = palette.HIGHLIGHT) -> Rectangle:
         """A rectangle around column ``col``."""
-        return self._span(self.get_column(col), color)
+        return self._span(self.get_column(col), color, pad_x=0.08, pad_y=0.15)
 
     def entry_frame(self, row: int, col: int, color: ManimColor = palette.HIGHLIGHT) -> Rectangle:
         """A rectangle around entry (``row``, ``col``)."""
-        return self._span(VGroup(self.get_entry(row, col)), color)
+        return self._span(VGroup(self.get_entry(row, col)), color, pad_x=0.08, pad_y=0.1)
 
     def highlight_row(self, row: int, color: ManimColor = palette.HIGHLIGHT) -> Animation:
         """An animation drawing a frame around row ``row``."""

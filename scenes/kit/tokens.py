@@ -75,6 +75,10 @@ class TokenRow(VGroup):
         super().__init__(*(TokenLabel(t, font_size=font_size, color=color) for t in tokens), **kwargs)
         self.tokens = list(tokens)
         self.arrange(direction, buff=spacing, aligned_edge=DOWN if direction is RIGHT else RIGHT)
+        if direction is RIGHT:  # one baseline: a word with a descender must not ride high
+            line = min(baseline(t) for t in self.submobjects)
+            for token in self.submobjects:
+                token.shift((line - baseline(token)) * UP)
 
     def get_token(self, index: int) -> TokenLabel:
         """The label of token ``index``."""
@@ -115,14 +119,16 @@ def stagger(
     The labels share one baseline at ``y`` (the edge nearest the data, levels growing in
     ``direction``, UP or DOWN) when they fit side by side in ``pitch`` (the distance between
     two x's). When they do not: turn them all a quarter (reading upwards, so that a row never mixes
-    upright and turned labels), all starting level at the data's edge, then shrink them (not below
+    upright and turned words; a single letter stays upright), all starting level at the data's edge, then
+    shrink them (not below
     :data:`MIN_FONT_SIZE`), then abbreviate any longer than ``room`` with an ellipsis.
     (The name is the old one, kept for the scenes that call it.)
     """
     labels = list(labels)
     if not _fits(labels, pitch):
         for mob in labels:
-            mob.turn()
+            if not single_glyph(mob):  # turned, "I" would read as a dash: a letter stands upright
+                mob.turn()
         _shrink(labels, pitch)
         if room is not None:
             for mob in labels:
@@ -131,6 +137,11 @@ def stagger(
     row = next(_rows)
     for mob in labels:
         mob.label_row = row  # the layout check finds the rows by it (scenes.probe.label_row_problems)
+
+
+def single_glyph(label: Mobject) -> bool:
+    """Whether ``label`` draws one character (a letter reads the same upright in a row of turned words)."""
+    return len("".join(getattr(label, "text", "").split())) == 1
 
 
 LABEL_GAP = 0.12  # least space between neighbouring labels of a row: about a word space at label size

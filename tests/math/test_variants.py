@@ -68,8 +68,10 @@ def test_shuffling_the_tokens_shuffles_the_outputs():
 def test_softmax_sees_only_the_gaps():
     sd = VALUES.scaling_demo
     raw = sd.keys @ sd.query
-    assert np.allclose(sd.raw_gaps, raw.max() - raw)
-    assert np.allclose(sd.scaled_gaps, (raw.max() - raw) / math.sqrt(len(sd.query)))
+    assert np.allclose(sd.raw_shifted, raw - raw.max())
+    assert np.allclose(sd.scaled_shifted, (raw - raw.max()) / math.sqrt(len(sd.query)))
+    exp = np.exp(sd.raw_shifted)
+    assert np.allclose(exp / exp.sum(), sd.softmax_raw)  # the shifted scores give the same weights
     if len(raw) == 2:  # two scores: the larger one's weight is 1 / (1 + e^-gap)
         gap = abs(raw[0] - raw[1])
         assert math.isclose(sd.softmax_raw.max(), 1 / (1 + math.exp(-gap)))

@@ -37,4 +37,4 @@ def test_shape_joins_sizes_with_times():
 def test_quiz_has_the_five_questions_with_short_spoken_answers():
     assert len(QUIZ) == 5
     assert all(len(said) <= 160 for _, _, said in QUIZ)
-    assert any("O(n²·d)" in answer for _, answer, _ in QUIZ)  # n: the sequence length, one symbol across the lesson
+    assert any("O(n²·d<sub>model</sub>)" in answer for _, answer, _ in QUIZ)  # n the length, d_model the width

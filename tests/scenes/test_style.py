@@ -14,7 +14,7 @@ from manim import ManimColor
 
 from scenes.kit import LEAD, Heatmap, LabelledMatrix, SoftmaxBars, TokenLabel, formula, palette, stagger, text
 from scenes.kit.numbers import Number
-from scenes.kit.tokens import MIN_FONT_SIZE
+from scenes.kit.tokens import MIN_FONT_SIZE, TokenRow
 from scenes.legibility import MIN_GLYPH_PX
 
 SAMPLES = np.linspace(0.0, 1.0, 101)
@@ -125,7 +125,7 @@ def test_short_labels_share_one_baseline():
 def test_labels_that_do_not_fit_turn_together_never_stagger(pitch):
     labels = [TokenLabel(t, font_size=text.LABEL) for t in ["grandmother", "I", "kitchen", "spoons"]]
     stagger(labels, [j * pitch for j in range(4)], 0.0, pitch)
-    assert [m.turned for m in labels] == [True, True, True, True]  # one row never mixes upright and turned
+    assert [m.turned for m in labels] == [True, False, True, True]  # words all turn; turned, "I" reads as a dash
     assert np.ptp([m.get_bottom()[1] for m in labels]) < 1e-6  # all start at the data edge
     assert all(m.font_size >= MIN_FONT_SIZE - 1e-6 for m in labels)
 
@@ -133,7 +133,7 @@ def test_labels_that_do_not_fit_turn_together_never_stagger(pitch):
 def test_the_layout_check_finds_a_row_mixing_upright_and_turned_labels():
     from scenes.legibility import legibility_problems
 
-    labels = [TokenLabel(t, font_size=text.LABEL) for t in ["grandmother", "I"]]
+    labels = [TokenLabel(t, font_size=text.LABEL) for t in ["grandmother", "Ich", "I"]]
     labels[0].turn()
     for label in labels:
         label.label_row = -1
@@ -230,3 +230,10 @@ def test_bar_numbers_that_would_touch_thin_out_keeping_the_largest():
             apart_x = a.get_right()[0] <= b.get_left()[0] or b.get_right()[0] <= a.get_left()[0]
             apart_y = a.get_top()[1] <= b.get_bottom()[1] or b.get_top()[1] <= a.get_bottom()[1]
             assert apart_x or apart_y
+
+
+def test_a_sentence_sits_on_one_baseline():
+    """'apple phones' beside 'I love': descenders hang below the line, they do not lift the word."""
+    row = TokenRow(["I", "love", "apple", "phones"])
+    assert np.ptp([baseline(t) for t in row.submobjects]) < 1e-6
+    assert row.get_token(2).get_bottom()[1] < row.get_token(1).get_bottom()[1] - 0.02  # the p hangs below
