@@ -46,7 +46,7 @@ from scenes.kit import (
     number,
     palette,
 )
-from scenes.kit.layout import MAX_COLS, MAX_ROWS, below_title, fit_width, matrix_font, token_matrix
+from scenes.kit.layout import MAX_COLS, MAX_ROWS, SUBTITLE_TOP, TOP, below_title, fit_width, matrix_font, token_matrix
 from scenes.kit.numbers import fmt
 
 
@@ -185,10 +185,15 @@ class CombineHeads(LessonScene):
 
     def quick_head(self, head: Head, tokens: list[str], n: int, rule: MathTex) -> None:
         """A glimpse of head ``n``: its weights heatmap, briefly."""
-        cell = min(0.7, 4.4 / len(tokens))
+        cell = min(0.85, 4.4 / len(tokens))
         name = notation(caption(f"head {n + 1}: attention weights", BODY))
         name.next_to(rule, DOWN, buff=0.5).align_to(rule, LEFT)
-        weights = below_title(Heatmap(head.weights, tokens, cell=cell)).to_edge(RIGHT, buff=0.6)
+        weights = Heatmap(head.weights, tokens, cell=cell)
+        room = 7.1 - 0.3 - rule.get_right()[0] - 0.8
+        if weights.width <= room and weights.height <= TOP - SUBTITLE_TOP:  # beside the rule, at full size
+            weights.next_to(rule, RIGHT, buff=0.8).shift(min(0.0, TOP - weights.get_top()[1]) * UP)
+        else:  # a long sentence: the whole right side, below the title
+            below_title(weights).to_edge(RIGHT, buff=0.6)
         self.narrate(f"Head {n + 1}, with its own matrices, weighs the tokens differently.")
         self.play(FadeIn(weights), FadeIn(name), run_time=0.8)
         self.wait(1.2)
