@@ -111,8 +111,11 @@ def lean(raw: Array, scaled: Array) -> Claim:
 def softer(raw: Array, scaled: Array) -> Claim:
     """Whether dividing by √d_k made the weights softer: a smaller top weight, a larger bottom one."""
     if np.max(scaled) < np.max(raw) - SAME and np.min(scaled) > np.min(raw) + SAME:
+        low, high = np.min(raw), np.min(scaled)  # the weights without and with ÷√d_k
         return Claim(
-            "Softmax of the scaled scores is softer: every key keeps a share, and gradients keep flowing.", True
+            f"Softmax of the scaled scores is softer: the smallest weight grows from {num(low)} to {num(high)},"
+            " and gradients keep flowing.",
+            True,
         )
     return Claim(
         "Softmax of the scaled scores gives about the same weights here: the scores were close already.", False

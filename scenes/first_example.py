@@ -9,7 +9,6 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
-    ChangeDecimalToValue,
     Create,
     FadeIn,
     FadeOut,
@@ -220,8 +219,10 @@ class WorkCatSat(LessonScene):
             entry = z.get_entry(0, c)
             running = entry.copy().set_value(sums[0, c])
             self.play(Create(frame), FadeIn(running), run_time=0.5)
-            for j in range(1, len(tokens)):
-                self.play(ChangeDecimalToValue(running, sums[j, c]), run_time=0.6 if c == 0 else 0.3)
+            for j in range(1, len(tokens)):  # each partial sum exactly: no tween through numbers that are no sum
+                running.set_value(sums[j, c])
+                lit = Indicate(weighted.get_entry(j, c), color=palette.HIGHLIGHT, scale_factor=1.0)
+                self.play(lit, run_time=0.6 if c == 0 else 0.3)
             self.play(FadeOut(frame), run_time=0.3)
             self.remove(running)
             self.add(entry)
@@ -283,7 +284,12 @@ class CompareScaling(LessonScene):
         raw_verdict = "saturated" if claim.holds else f"leans hard: {fmt(sd.softmax_raw.max())} on one key"
         charts = [
             self.chart(sd.softmax_raw, f"softmax({vector_text(sd.raw)})", raw_verdict, -3.3),
-            self.chart(sd.softmax_scaled, f"softmax({vector_text(sd.scaled)})", "softer: every key keeps a share", 3.3),
+            self.chart(
+                sd.softmax_scaled,
+                f"softmax({vector_text(sd.scaled)})",
+                f"softer: the smallest share {fmt(sd.softmax_raw.min())} → {fmt(sd.softmax_scaled.min())}",
+                3.3,
+            ),
         ]
         caption_band(VGroup(*charts))  # both charts together, their verdicts just above the subtitle band
         self.narrate(claim.text)

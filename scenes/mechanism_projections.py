@@ -40,7 +40,7 @@ from scenes.kit import (
     palette,
 )
 from scenes.kit.diagrams import Card, LabelBox, ShapeBlock, connect
-from scenes.kit.layout import caption_band, fit_width
+from scenes.kit.layout import CAPTION_TOP, GAP, caption_band, fit_width
 from scenes.kit.numbers import fmt
 from scenes.kit.text import attention_formula
 
@@ -84,7 +84,9 @@ class SeparateRoles(LessonScene):
                 font_size=20,
             ),
         ).arrange(DOWN, buff=0.15)
-        VGroup(word, matrices, cards).arrange(RIGHT, buff=1.1).next_to(title, DOWN, buff=0.25)
+        figure = VGroup(word, matrices, cards).arrange(RIGHT, buff=1.1).next_to(title, DOWN, buff=0.25)
+        if (overlap := CAPTION_TOP + GAP - figure.get_bottom()[1]) > 0:  # clear of the takeaway's caption band
+            figure.scale((figure.height - overlap) / figure.height, about_edge=UP)
         for box, card in zip(matrices, cards, strict=True):
             box.match_y(card)
         arrows = VGroup(

@@ -324,7 +324,9 @@ class TraceRealShift(LessonScene):
         overview.add(alone)
         self.narrate(alone_leaning(rm.focus, rm.alone.cosines).text)
         self.play(FadeIn(alone, scale=1.5))
-        self.narrate("Cosine similarity measures closeness in the full space: 1 means the same direction.")
+        self.narrate(
+            "To compare meanings we do use the cosine: it measures closeness in the full space, 1 the same direction."
+        )
         self.play(FadeIn(table.title), FadeIn(table.header), *table.reveal(0))
 
     def zoom_in(self, rm: dict, overview: VGroup, plane: VectorPlane) -> VGroup:

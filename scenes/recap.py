@@ -96,7 +96,8 @@ class RecapSteps(LessonScene):
         ).arrange(RIGHT, buff=1.0)
         fit_width(layer, 12).move_to(legend).set_x(0)  # in the legend's place: the shapes are read by now
         self.narrate("Softmax of Q K transposed over root d k, times V: that is one head.")
-        self.play(Create(box), FadeOut(legend), Write(layer[0]), run_time=0.8)
+        self.play(Create(box), FadeOut(legend), run_time=0.8)  # the legend leaves before the formula takes its place
+        self.play(Write(layer[0]), run_time=0.8)
         mixed = "Then W_O mixes" if we.W_O is not None else "In a full layer, W_O then mixes"
         self.narrate(f"{mixed} the joined heads into the layer's output.")
         self.play(Write(layer[1]), run_time=0.8)

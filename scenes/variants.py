@@ -92,7 +92,10 @@ class MaskFuture(LessonScene):
         self.play(Create(last))
         note = caption("weights above the diagonal: exactly 0 · each row still sums to 1", SMALL, palette.MUTED)
         caption_band(fit_width(note, 12))
-        self.narrate("So every position can be trained to predict its next word at once, without peeking at it.")
+        self.narrate(
+            "In training the whole target sentence is known,"
+            " so every position learns to predict its next word at once, without peeking."
+        )
         self.play(FadeIn(note))
         self.wait(1.5)
 
