@@ -188,7 +188,8 @@ class FadeRecurrentSignal(LessonScene):
         tokens = spread(TokenRow(rnn.tokens, font_size=26), 2.3)
         source, target = tokens[rnn.source], tokens[rnn.target]
         source.set_color(palette.HEAT_HIGH)
-        cells = VGroup(*(LabelBox("s", width=0.9, height=0.6).next_to(t, DOWN, buff=0.35) for t in tokens))
+        cells = VGroup(*(LabelBox("s", width=0.9, height=0.6).next_to(t, DOWN, buff=0.35).set_y(0) for t in tokens))
+        cells.set_y(tokens.get_bottom()[1] - 0.35 - cells.height / 2)  # one row, below the deepest descender
         links = VGroup(*(connect(a, b) for a, b in zip(cells, cells[1:], strict=False)))
         self.narrate("A recurrent network reads a sentence one word at a time, passing a memory along.")
         baseline_y, full = -2.4, 2.4
@@ -285,7 +286,8 @@ class CompareParallelism(LessonScene):
         self.show_title()
         rnn = self.values.rnn_decay
         tokens = spread(TokenRow(rnn.tokens, font_size=24), 2.4)
-        cells = VGroup(*(LabelBox("s", width=0.8, height=0.5).next_to(t, DOWN, buff=0.25) for t in tokens))
+        cells = VGroup(*(LabelBox("s", width=0.8, height=0.5).next_to(t, DOWN, buff=0.25).set_y(0) for t in tokens))
+        cells.set_y(tokens.get_bottom()[1] - 0.25 - cells.height / 2)  # one row, below the deepest descender
         links = VGroup(*(connect(a, b) for a, b in zip(cells, cells[1:], strict=False)))
         sequential = caption(
             f"RNN: {fmt_int(rnn.sequential_steps)} steps, one after another", LEAD, palette.MUTED, font=SERIF

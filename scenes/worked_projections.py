@@ -140,7 +140,7 @@ class ConfigureModel(LessonScene):
         below_title(sizes.scale(min(1.25, 13 / sizes.width))).set_x(0).shift(0.3 * DOWN)
         narration = (
             f"The model has width d_model = {d_model}.",
-            f"It runs h = {h} attention heads side by side.",
+            f"It runs h = {h} attention heads side by side: each head is a whole attention of its own.",
             f"Each head works in d_k = d_model / h = {d_k} dimensions.",
         )
         for line, note, text in zip(lines, notes, narration, strict=True):
@@ -148,8 +148,7 @@ class ConfigureModel(LessonScene):
             self.play(Write(line), FadeIn(note), run_time=1.2)
             self.wait(0.5)
         self.narrate(
-            "d_model and h are hyperparameters, chosen before training so that the shapes fit: "
-            "d_model must divide evenly into h heads.",
+            "d_model and h are hyperparameters, chosen before training; d_model must be divisible by h.",
         )
         self.play(Indicate(lines[2][0], color=palette.HIGHLIGHT))
         self.narrate(
