@@ -127,6 +127,9 @@ class SumValues(LessonScene):
         self.wait(2)
 
 
+MATRIX_FONT = 28  # a head's own projections, beside its weights
+
+
 class CombineHeads(LessonScene):
     """Steps 9–10: every other head the same way, the heads side by side, concatenated (· W_O)."""
 
@@ -136,7 +139,7 @@ class CombineHeads(LessonScene):
         self.show_title()
         head_formula = r"\text{head} = \mathrm{softmax}\!\left(\frac{QK^{T}}{\sqrt{d_k}}\right) V"
         rule = formula(head_formula, size=FORMULA_LARGE)
-        rule.to_edge(LEFT, buff=0.6).shift(UP * 0.8)
+        rule.to_edge(LEFT, buff=0.6).shift(UP * 1.7)  # high: room below it for a head's own matrices
         self.narrate("The other heads run the same steps with their own W_Q, W_K and W_V.")
         self.play(Write(rule))
         outputs = self.head_outputs(heads, tokens)
@@ -187,17 +190,37 @@ class CombineHeads(LessonScene):
         """A glimpse of head ``n``: its weights heatmap, briefly."""
         cell = min(0.85, 4.4 / len(tokens))
         name = notation(caption(f"head {n + 1}: attention weights", BODY))
-        name.next_to(rule, DOWN, buff=0.5).align_to(rule, LEFT)
         weights = Heatmap(head.weights, tokens, cell=cell)
         room = 7.1 - 0.3 - rule.get_right()[0] - 0.8
         if weights.width <= room and weights.height <= TOP - SUBTITLE_TOP:  # beside the rule, at full size
             weights.next_to(rule, RIGHT, buff=0.8).shift(min(0.0, TOP - weights.get_top()[1]) * UP)
         else:  # a long sentence: the whole right side, below the title
             below_title(weights).to_edge(RIGHT, buff=0.6)
+        name.next_to(weights, DOWN, buff=0.3).match_x(weights)
+        own = self.head_matrices(head, n)  # its own W_Q, W_K, W_V: every number of head n can be checked
+        width = weights.get_left()[0] - rule.get_left()[0] - 0.5
+        height = rule.get_bottom()[1] - 0.4 - (SUBTITLE_TOP + 0.1)
+        shrink = min(1.0, width / own.width, height / own.height)
+        if shrink < 0.95:  # no room to read them at their size (a long sentence): the weights alone
+            own = VGroup()
+        else:
+            own.scale(shrink).next_to(rule, DOWN, buff=0.4).align_to(rule, LEFT)
         self.narrate(f"Head {n + 1}, with its own matrices, weighs the tokens differently.")
-        self.play(FadeIn(weights), FadeIn(name), run_time=0.8)
-        self.wait(1.2)
-        self.play(FadeOut(weights), FadeOut(name), run_time=0.5)
+        self.play(FadeIn(own), FadeIn(name), run_time=0.8)
+        self.play(FadeIn(weights), run_time=0.8)
+        self.wait(2.0)
+        self.play(FadeOut(weights), FadeOut(name), FadeOut(own), run_time=0.5)
+
+    @staticmethod
+    def head_matrices(head: Head, n: int) -> VGroup:
+        """Head ``n``'s three projections, side by side, in their roles' colours."""
+        roles = ((head.W_q, "Q", palette.QUERY), (head.W_k, "K", palette.KEY), (head.W_v, "V", palette.VALUE))
+        return VGroup(
+            *(
+                LabelledMatrix(w, name=rf"W_{{{r}}}^{{({n + 1})}}", color=c, font_size=MATRIX_FONT, max_rows=MAX_ROWS)
+                for w, r, c in roles
+            )
+        ).arrange(RIGHT, buff=0.35, aligned_edge=UP)
 
     def join(self, outputs: list[LabelledMatrix], concat: LabelledMatrix, d_k: int) -> AnimationGroup:
         """Each head's entries slide into their columns of the concatenation."""
