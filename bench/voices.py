@@ -17,7 +17,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import wave
 from pathlib import Path
 
 import numpy as np
@@ -25,30 +24,13 @@ import srt
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scenes.narration.level import level, loudness  # noqa: E402
+from scenes.narration.level import level, loudness, read  # noqa: E402
 from scenes.narration.spoken import spoken  # noqa: E402
 from scenes.narration.voice import Speaker  # noqa: E402
+from tests.render.test_narration import recognized  # noqa: E402 (the tests' recognizer, at the clips' level)
 
 VOCABULARY = ("softmax", "Transformer", "MiniLM", "d k", "Q K transpose", "embeddings", "logits", "cosine",
               "apple phones", "R N N", "sigmoid", "W O", "the square root of d k", "e to the x")  # fmt: skip
-
-
-def samples(wav: Path) -> tuple[np.ndarray, int]:
-    with wave.open(str(wav)) as audio:
-        return np.frombuffer(audio.readframes(audio.getnframes()), "<i2") / 32768.0, audio.getframerate()
-
-
-def recognized(wav: Path) -> list[str]:
-    """What pocketsphinx hears, the sentence played 7 dB louder, at the clips' -16 LUFS."""
-    from pocketsphinx import Decoder
-
-    command = ["ffmpeg", "-v", "error", "-i", str(wav), "-af", "volume=7dB", "-ac", "1", "-ar", "16000",
-               "-f", "s16le", "-"]  # fmt: skip
-    decoder = Decoder(samprate=16000, loglevel="FATAL")
-    decoder.start_utt()
-    decoder.process_raw(subprocess.run(command, capture_output=True, check=True).stdout, full_utt=True)
-    decoder.end_utt()
-    return decoder.hyp().hypstr.split() if decoder.hyp() else []
 
 
 def measure(voice: str, sentences: list[str], work: Path) -> dict[str, float]:
@@ -62,12 +44,12 @@ def measure(voice: str, sentences: list[str], work: Path) -> dict[str, float]:
         started = time.perf_counter()
         speaker.synthesize(spoken(text), wav)
         synthesis += time.perf_counter() - started
-        audio, rate = samples(wav)
+        audio, rate = read(wav)
         speech += len(audio) / rate
         clipped += bool(np.abs(audio).max() >= 32767 / 32768)
         raw.append(loudness(audio, rate))
         level(wav)
-        levelled.append(loudness(*samples(wav)))
+        levelled.append(loudness(*read(wav)))
         words = [w for w in re.findall(r"[a-z]+", spoken(text).lower()) if len(w) >= 4]
         hits = recognized(wav)
         said, heard = said + len(words), heard + sum(w in hits for w in words)

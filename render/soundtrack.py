@@ -9,7 +9,6 @@ without re-encoding and stays in sync at every chapter.
 from __future__ import annotations
 
 import re
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,24 +72,22 @@ def mix(cues: list[Cue], duration: float, target: Path) -> tuple[Path, float | N
     command = ["ffmpeg", "-hide_banner", "-nostats", "-y", *inputs, "-filter_complex", graph,
                "-map", "[out]", "-ar", str(RATE), "-c:a", "pcm_f32le", str(target),
                "-map", "[done]", "-f", "null", "-"]  # fmt: skip
-    result = run_tool(command, text=True, process_group=0)  # Ctrl-C is render.py's to handle
-    if result.returncode:
-        raise CheckError(f"could not mix the narration: {result.stderr.strip()[-300:]}")
-    return target, loudness(result)
+    return target, loudness(ffmpeg(command, "could not mix the narration"))
 
 
-def loudness(result: subprocess.CompletedProcess[str]) -> float | None:
-    """The integrated loudness (LUFS) ffmpeg's ebur128 filter reported; ``None`` for silence."""
-    summary = result.stderr.split("Summary:")[-1]
-    integrated = re.search(r"I:\s+(-?[\d.]+|-inf) LUFS", summary)
-    if result.returncode or not integrated:
-        raise CheckError(f"could not measure the narration's loudness: {result.stderr.strip()[-300:]}")
+def loudness(log: str) -> float | None:
+    """The integrated loudness (LUFS) ffmpeg's ebur128 filter wrote to ``log``; ``None`` for silence."""
+    integrated = re.search(r"I:\s+(-?[\d.]+|-inf) LUFS", log.split("Summary:")[-1])
+    if not integrated:
+        raise CheckError(f"could not measure the narration's loudness: {log.strip()[-300:]}")
     if "inf" in integrated.group(1) or float(integrated.group(1)) <= -70:
         return None
     return float(integrated.group(1))
 
 
-def ffmpeg(command: list[str], failure: str) -> None:
+def ffmpeg(command: list[str], failure: str) -> str:
+    """Run ``command``; its standard error (where ffmpeg's filters report), or ``failure`` and its end."""
     result = run_tool(command, text=True, process_group=0)  # Ctrl-C is render.py's to handle
     if result.returncode:
         raise CheckError(f"{failure}: {result.stderr.strip()[-300:]}")
+    return str(result.stderr)

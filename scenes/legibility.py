@@ -22,6 +22,8 @@ from typing import Any
 import numpy as np
 from manim import DecimalNumber, MarkupText, Mobject, SingleStringMathTex, Text
 
+from scenes.kit.tokens import single_glyph
+
 MIN_GLYPH_PX = 10.0  # least cap height, in pixels at 480p
 PX_PER_UNIT = 480 / 8.0  # a 480p frame is 480 px for manim's 8 units of frame height
 LINE_TOLERANCE = 0.01  # scene units (0.6 px at 480p) between baselines of one row
@@ -95,7 +97,7 @@ def measure(m: Mobject) -> Measure:
 
 
 def _row_problem(texts: list[str], measures: list[Measure]) -> str | None:
-    words = [m for t, m in zip(texts, measures, strict=True) if len("".join(t.split())) > 1]  # letters stand upright
+    words = [m for t, m in zip(texts, measures, strict=True) if not single_glyph(t)]  # a letter stands upright
     if any(m.turned for m in words) and not all(m.turned for m in words):
         return f"labels {texts} mix upright and turned"
     if any(m.turned for m in measures):  # reading upwards: one end level with the data edge

@@ -354,12 +354,11 @@ class TraceRealShift(LessonScene):
     def measure(self, rm: dict, overview: VGroup, plane: VectorPlane) -> VGroup:
         """Leave the flat map for the cosines themselves: a move there is a move in the model's full space."""
         names = tuple(rm.cluster_words)
-        cases = [rm.alone.cosines, *(s.cosines for s in rm.sentences)]
-        values = np.array([[c[n] for n in names] for c in cases])
+        self.point_of = lambda sentence: [sentence.cosines[n] for n in names]
+        values = np.array([self.point_of(case) for case in (rm.alone, *rm.sentences)])
         pad = 0.15 * np.ptp(values) + 0.02
         cosines = CosinePlane(names, float(values.min() - pad), float(values.max() + pad), side=min(3.3, plane.height))
         cosines.move_to(plane).align_to(plane, LEFT).shift(0.35 * RIGHT)
-        self.point_of = lambda sentence: [sentence.cosines[n] for n in names]
         self.narrate(f"A flat map keeps only 2 of the {rm.hidden_size} directions, so it can mislead.")
         self.play(FadeOut(overview), run_time=0.8)
         self.narrate(f"So plot the cosines themselves: to {names[0]} across, to {names[1]} up.")

