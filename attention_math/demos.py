@@ -8,6 +8,7 @@ import numpy as np
 
 from . import primer
 from .attention import attend, softmax, softmax_jacobian
+from .model_types import SemanticShift, ShiftCase
 from .types import (
     Alignment,
     Array,
@@ -17,8 +18,6 @@ from .types import (
     RnnDecay,
     SaturationDemo,
     ScalingDemo,
-    SemanticShift,
-    ShiftCase,
     TrainStation,
     VarianceDemo,
 )

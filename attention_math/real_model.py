@@ -11,8 +11,9 @@ from typing import Any
 import numpy as np
 
 from .errors import ExampleError
+from .model_types import Placement, RealModel, RealSentence, ToyFit
 from .sizes import ORIGINAL_TRANSFORMER, model_size
-from .types import Array, Placement, RealModel, RealSentence, ToyFit
+from .types import Array
 from .word_attention import fit_error, toy_weights, word_level, word_spans
 
 # --- reading the data file (numpy only) --------------------------------------------------------

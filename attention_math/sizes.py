@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .types import ModelSize
+from .model_types import ModelSize
 
 #: The base model of "Attention Is All You Need" (Vaswani et al., 2017): the one place its sizes are written.
 ORIGINAL_TRANSFORMER = ("Transformer (2017)", 512, 8)

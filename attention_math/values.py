@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
@@ -13,19 +13,31 @@ from . import demos, primer, real_model, variants
 from .attention import multi_head
 from .errors import UndeclaredSectionError
 from .example import DEFAULT_EXAMPLE, load_example
+from .model_types import RealModel, SemanticShift
 from .types import (
     Array,
     CatSat,
     Complexity,
-    RealModel,
     RnnDecay,
     SaturationDemo,
     ScalingDemo,
-    Section,
-    SemanticShift,
     TrainStation,
     VarianceDemo,
     WorkedExample,
+)
+
+#: The values of any one section.
+Section: TypeAlias = (
+    WorkedExample
+    | CatSat
+    | ScalingDemo
+    | VarianceDemo
+    | SaturationDemo
+    | Complexity
+    | RnnDecay
+    | TrainStation
+    | SemanticShift
+    | RealModel
 )
 
 

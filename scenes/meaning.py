@@ -22,7 +22,7 @@ from manim import (
 )
 
 from attention_math.claims import map_move
-from attention_math.types import SemanticShift, ShiftCase
+from attention_math.model_types import SemanticShift, ShiftCase
 from scenes.kit import (
     CAPTION,
     DISPLAY,

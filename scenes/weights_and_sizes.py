@@ -18,7 +18,7 @@ from manim import (
     Write,
 )
 
-from attention_math.types import ModelSize
+from attention_math.model_types import ModelSize
 from scenes.kit import (
     BODY,
     DISPLAY,

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from attention_math import LessonValues, compute, load_example
 from attention_math.demos import complexity, rnn_decay, variance_demo
-from attention_math.types import ShiftCase
+from attention_math.model_types import ShiftCase
 
 E = math.e
 
