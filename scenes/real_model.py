@@ -174,10 +174,11 @@ class ReadRealAttention(LessonScene):
         self.play(Create(frames), FadeIn(weight))
 
 
-def mark(point: np.ndarray, word: str, color: ManimColor, obstacles: list) -> WordMark:
-    """A word's dot and label at ``point``, the label clear of ``obstacles`` (which it then joins)."""
+def mark(point: np.ndarray, word: str, color: ManimColor, obstacles: list, away: np.ndarray | None = None) -> WordMark:
+    """A word's dot and label at ``point``, the label clear of ``obstacles`` (which it then joins), on the side
+    most along ``away`` if given."""
     word_mark = WordMark(word, point, color, font_size=17)
-    place_label(word_mark.label, word_mark.dot, obstacles)
+    place_label(word_mark.label, word_mark.dot, obstacles, away)
     obstacles += [word_mark.dot, word_mark.label]
     return word_mark
 
@@ -250,13 +251,15 @@ class TraceRealShift(LessonScene):
     def construct(self) -> None:
         rm = self.values.real_model
         title = self.show_title()
-        honesty = self.state_projection(rm, title)
+        honesty = self.projection_lines(rm, title)
         self.obstacles: list = []
-        overview, plane = self.show_overview(rm, honesty)
-        table = self.similarity_table(rm).next_to(honesty, DOWN, buff=0.4).to_edge(RIGHT, buff=0.35)
+        plane = self.overview_plane(rm, honesty)
+        self.state_projection(rm, honesty, plane)
+        overview = self.show_overview(rm, plane)
+        table = self.similarity_table(rm).scale(1.25).next_to(honesty, DOWN, buff=0.4).to_edge(RIGHT, buff=0.35)
         self.show_alone(rm, overview, plane, table)
         if len(rm.cluster_words) == 2:
-            zoom = self.measure(rm, VGroup(overview, honesty[0]), plane)  # the flat map, and its caption, go
+            zoom = self.measure(rm, VGroup(overview, honesty), plane)  # the flat map, and its captions, go
         else:
             zoom = self.zoom_in(rm, overview, plane)
         for k in range(len(rm.sentences)):
@@ -266,7 +269,7 @@ class TraceRealShift(LessonScene):
             f"The same word, moved by its context: in the model's full {rm.hidden_size}-dimensional space, "
             "the context decides which meaning it is closer to."
         )
-        self.play(FadeIn(moral.next_to(zoom, DOWN, buff=0.5).set_x(0)))
+        self.play(FadeIn(moral.next_to(zoom, DOWN, buff=0.3).set_x(0)))
         self.wait(1.0)
 
     @staticmethod
@@ -278,29 +281,35 @@ class TraceRealShift(LessonScene):
         cases += [(self.tag(k), s.text, s.cosines) for k, s in enumerate(rm.sentences)]
         return ShiftTable(cases, rm.focus)
 
-    def state_projection(self, rm: dict, title: Text) -> VGroup:
+    @staticmethod
+    def projection_lines(rm: dict, title: Text) -> VGroup:
         lines = VGroup(
             notation(caption("a 2-D projection (PCA fitted on the cluster words)", CELL, palette.MUTED)),
             caption(f"of the {rm.hidden_size}-dimensional space of {rm.model}", CELL, palette.MUTED),
         ).arrange(DOWN, buff=0.08)
-        lines.next_to(title, DOWN, buff=0.15)
-        self.narrate(
-            f"Where does a trained model put “{rm.focus}”? We take its vector after all {rm.layers} layers: "
-            "attention, feed-forward and residual, all of them."
-        )
-        self.play(FadeIn(lines[1]))
-        self.narrate(f"It has {rm.hidden_size} numbers; to draw it, we flatten it to 2.")
-        self.play(FadeIn(lines[0]))
-        return lines
+        return lines.next_to(title, DOWN, buff=0.15)
 
-    def show_overview(self, rm: dict, above: VGroup) -> tuple[VGroup, VectorPlane]:
+    @staticmethod
+    def overview_plane(rm: dict, above: VGroup) -> VectorPlane:
         points = np.vstack([*rm.cluster_points.values(), rm.alone.point])
         plane = VectorPlane(nice_extent(points, margin=0.08), width=5.6, height=4.9)
         plane.next_to(above, DOWN, buff=0.3).to_edge(LEFT, buff=0.35)
         plane.axes.set_opacity(0.3)
+        return plane
+
+    def state_projection(self, rm: dict, lines: VGroup, plane: VectorPlane) -> None:
+        """The plane the words will be drawn on is there from the first frame."""
+        self.narrate(
+            f"Where does a trained model put “{rm.focus}”? We take its vector after all {rm.layers} layers: "
+            "attention, feed-forward and residual, all of them."
+        )
+        self.play(FadeIn(lines[1]), Create(plane))
+        self.narrate(f"It has {rm.hidden_size} numbers; to draw it, we flatten it to 2.")
+        self.play(FadeIn(lines[0]))
+
+    def show_overview(self, rm: dict, plane: VectorPlane) -> VGroup:
         overview = VGroup(plane)
         self.narrate("Each cluster word is read on its own: fruit in purple, tech in blue. Rings mark each centre.")
-        self.play(Create(plane), run_time=0.8)
         rings = {}
         for name in rm.cluster_words:
             rings[name] = Circle(radius=0.12, color=cluster_color(name), stroke_width=3)
@@ -317,7 +326,7 @@ class TraceRealShift(LessonScene):
             self.obstacles.append(centre)
             overview.add(*marks, rings[name], centre)
             self.play(LaggedStart(*map(FadeIn, marks), lag_ratio=0.2), FadeIn(rings[name]), FadeIn(centre))
-        return overview, plane
+        return overview
 
     def show_alone(self, rm: dict, overview: VGroup, plane: VectorPlane, table: ShiftTable) -> None:
         alone = mark(plane.c2p(*rm.alone.point), rm.focus, palette.TEXT, self.obstacles)
@@ -352,13 +361,14 @@ class TraceRealShift(LessonScene):
         return VGroup(zoomed, frame, alone, pointers)
 
     def measure(self, rm: dict, overview: VGroup, plane: VectorPlane) -> VGroup:
-        """Leave the flat map for the cosines themselves: a move there is a move in the model's full space."""
+        """Leave the flat map for the cosines themselves: a move there is a move in the model's full space.
+        The plane takes the map's place, as tall as the frame allows."""
         names = tuple(rm.cluster_words)
         self.point_of = lambda sentence: [sentence.cosines[n] for n in names]
         values = np.array([self.point_of(case) for case in (rm.alone, *rm.sentences)])
         pad = 0.15 * np.ptp(values) + 0.02
-        cosines = CosinePlane(names, float(values.min() - pad), float(values.max() + pad), side=min(3.3, plane.height))
-        cosines.move_to(plane).align_to(plane, LEFT).shift(0.35 * RIGHT)
+        cosines = CosinePlane(names, float(values.min() - pad), float(values.max() + pad), side=4.1)
+        cosines.next_to(self.title, DOWN, buff=0.3).to_edge(LEFT, buff=0.6)
         self.narrate(f"A flat map keeps only 2 of the {rm.hidden_size} directions, so it can mislead.")
         self.play(FadeOut(overview), run_time=0.8)
         self.narrate(f"So plot the cosines themselves: to {names[0]} across, to {names[1]} up.")
@@ -366,7 +376,10 @@ class TraceRealShift(LessonScene):
         self.narrate(f"Above the diagonal, '{rm.focus}' is closer to {names[1]}; below it, to {names[0]}.")
         self.play(Create(cosines.diagonal), FadeIn(cosines.sides), run_time=1.2)
         self.obstacles = [*cosines.sides, cosines.x_label, cosines.y_label]
-        alone = mark(cosines.c2p(*self.point_of(rm.alone)), f"{rm.focus} (alone)", palette.TEXT, self.obstacles)
+        start = np.array(self.point_of(rm.alone))
+        moves = [np.array(self.point_of(s)) - start for s in rm.sentences]
+        away = -np.append(sum(m / (np.linalg.norm(m) + 1e-9) for m in moves), 0)  # the label opposite the arrows
+        alone = mark(cosines.c2p(*start), f"{rm.focus} (alone)", palette.TEXT, self.obstacles, away)
         self.play(FadeIn(alone))
         return VGroup(cosines, cosines.frame, alone)
 
