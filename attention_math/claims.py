@@ -76,22 +76,6 @@ def mirrored(tokens: Sequence[str], scores: Array, weights: Array) -> Claim:
     )
 
 
-def self_match(tokens: Sequence[str], scores: Array) -> Claim:
-    """Does every word score highest with itself? Usually it scores high; a counterexample if there is one."""
-    own = np.diag(scores)
-    beaten = scores - own[:, None]
-    np.fill_diagonal(beaten, -np.inf)
-    i, j = (int(v) for v in np.unravel_index(int(np.argmax(beaten)), beaten.shape))
-    if beaten[i, j] <= 0:
-        return Claim("Here every word scores highest with itself.", True)
-    return Claim(
-        f"A word usually scores high with itself, but not always: '{tokens[i]}' scores "
-        f"'{tokens[j]}' {num(scores[i, j])}, and itself only {num(scores[i, i])}.",
-        False,
-        (i, j),
-    )
-
-
 def lean(raw: Array, scaled: Array) -> Claim:
     """How hard softmax of the raw scores leans on its top key, against the scaled scores."""
     top, soft = float(np.max(raw)), float(np.max(scaled))
@@ -220,7 +204,6 @@ def lesson_claims(values: LessonValues) -> dict[str, list[Claim]]:
     claims = {
         "dot-products": [largest_score(we.tokens, head.scores[0], head.qk_angles[0])],
         "symmetric-scores": [mirrored(cs.tokens, cs.scores, cs.weights)],
-        "why-three-matrices": [self_match(ts.tokens, ts.scores)],
         "scaling-comparison": [lean(sd.softmax_raw, sd.softmax_scaled), softer(sd.softmax_raw, sd.softmax_scaled)],
         "train-station": list(row_meaning(ts.tokens, ts.weights, ts.focus)),
         "meaning-shift": [map_move(c.word, c.distance_before, c.distance_after) for c in ss.cases],

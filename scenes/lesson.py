@@ -71,7 +71,7 @@ LESSON: list[Entry] = [
     ),
     *_chapter(
         "Queries, keys and values",
-        ("why-three-matrices", "Why three matrices", "mechanism_projections", "SeparateRoles", TS),
+        ("why-three-matrices", "Why three matrices", "mechanism_projections", "SeparateRoles", ()),
         ("core-formula", "The core formula", "mechanism_formula", "UnpackFormula", ()),
     ),
     *_chapter(

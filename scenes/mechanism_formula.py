@@ -229,7 +229,7 @@ class AlignVectors(LessonScene):
             self.vector_name("key of", example.tokens[demo.key_token], demo.key, palette.KEY),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
 
-        product = formula(r"Q \cdot K =", size=READOUT, tex_to_color_map={"Q": palette.QUERY, "K": palette.KEY})
+        product = formula(r"q \cdot k =", size=READOUT, tex_to_color_map={"q": palette.QUERY, "k": palette.KEY})
         reading = number(demo.dot, 2, size=TITLE)
         readout = VGroup(product, reading).arrange(RIGHT, buff=0.2)
         panel = VGroup(names, readout).arrange(DOWN, aligned_edge=LEFT, buff=0.6)
@@ -263,7 +263,7 @@ class AlignVectors(LessonScene):
             self.wait(1.2)
 
         rule = formula(
-            r"Q \cdot K = |Q|\,|K| \cos\theta", size=READOUT, tex_to_color_map={"Q": palette.QUERY, "K": palette.KEY}
+            r"q \cdot k = |q|\,|k| \cos\theta", size=READOUT, tex_to_color_map={"q": palette.QUERY, "k": palette.KEY}
         )
         rule.next_to(verdict, DOWN, aligned_edge=LEFT, buff=0.6)
         self.narrate("The score measures how parallel the query is to the key, times how long both are.")

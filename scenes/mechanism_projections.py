@@ -15,20 +15,18 @@ from manim import (
     GrowArrow,
     Indicate,
     LaggedStart,
-    Mobject,
     ReplacementTransform,
     TransformMatchingTex,
     VGroup,
     Write,
 )
 
-from attention_math.claims import self_match
-from attention_math.types import TrainStation
 from scenes.kit import (
     BODY,
     DISPLAY,
     FORMULA,
     HEADING,
+    LABEL,
     LEAD,
     READOUT,
     SERIF,
@@ -40,8 +38,7 @@ from scenes.kit import (
     palette,
 )
 from scenes.kit.diagrams import Card, LabelBox, ShapeBlock, connect
-from scenes.kit.layout import CAPTION_TOP, GAP, caption_band, fit_width
-from scenes.kit.numbers import fmt
+from scenes.kit.layout import CAPTION_TOP, GAP, caption_band
 from scenes.kit.text import attention_formula
 
 
@@ -50,13 +47,10 @@ class SeparateRoles(LessonScene):
 
     def construct(self) -> None:
         title = self.show_title()
-        ts = self.values.train_station
-        claim = self_match(ts.tokens, ts.scores)
         problem = VGroup(
             caption("Without projections, a word asks and answers with one vector.", LEAD, font=SERIF),
             formula(r"x_i \cdot x_j = x_j \cdot x_i", size=DISPLAY),
-            caption("The scores are symmetric, and a word usually scores high with itself.", LEAD, palette.MUTED),
-            fit_width(self.counterexample(ts, claim.about), 12),
+            caption("Every score is mirrored, and nothing in it can be learned.", LEAD, palette.MUTED),
         ).arrange(DOWN, buff=0.35)
         problem.next_to(title, DOWN, buff=0.7)
         self.narrate(
@@ -66,8 +60,7 @@ class SeparateRoles(LessonScene):
         self.play(Write(problem[1]))
         self.narrate("The scores would be symmetric: a pair scores the same both ways.")
         self.play(FadeIn(problem[2]))
-        self.narrate(claim.text)
-        self.play(FadeIn(problem[3]))
+        self.narrate("And what a word looks for could never differ from what it offers to the others.")
 
         word = TokenLabel('"I"', font_size=44)
         matrices = VGroup(
@@ -114,18 +107,6 @@ class SeparateRoles(LessonScene):
         self.wait(2.5)
 
     @staticmethod
-    def counterexample(ts: TrainStation, pair: tuple[int, ...]) -> Mobject:
-        """A word scoring another word higher than itself, as the claim names it (or that none does)."""
-        sentence = f"in “{' '.join(ts.tokens)}”"
-        if not pair:
-            return caption(f"{sentence} every word scores highest with itself", BODY, palette.MUTED)
-        i, j = pair
-        a, b = ts.tokens[i], ts.tokens[j]
-        return caption(
-            f"{sentence}:  {a}·{b} = {fmt(ts.scores[i, j])}  >  {a}·{a} = {fmt(ts.scores[i, i])}", BODY, palette.TEXT
-        )
-
-    @staticmethod
     def projections() -> tuple[tuple[str, object], ...]:
         """The three projection matrices' names and role colours."""
         return (("W_{Q}", palette.QUERY), ("W_{K}", palette.KEY), ("W_{V}", palette.VALUE))
@@ -144,21 +125,33 @@ class GeneralizeAttention(LessonScene):
         context = LabelBox(formula("C(i)", size=FORMULA), color=palette.HEAT_LOW)
         decoder = LabelBox(notation(formula("s_{i-1}", size=FORMULA)), color=palette.MUTED)
         VGroup(context, decoder).arrange(RIGHT, buff=1.5)
-        picture = VGroup(VGroup(context, decoder), states).arrange(DOWN, buff=0.9).next_to(heading, DOWN, buff=0.25)
+        picture = VGroup(VGroup(context, decoder), states).arrange(DOWN, buff=0.6).next_to(heading, DOWN, buff=0.25)
         context.set_x(states.get_x())
         weights = self.converge(states, context)
         query = connect(decoder, context, palette.QUERY)
         rule = notation(
             formula(
                 r"C(i) = \sum_{j=1}^{n} \alpha_{ij}\, e_j",
-                r",\qquad \alpha_{ij} = \mathrm{softmax}_j\, f(s_{i-1}, e_j)",
+                r",\qquad \alpha_{ij} = \mathrm{softmax}_j\, \mathrm{score}(s_{i-1}, e_j)",
                 size=READOUT,
             )
         ).next_to(picture, DOWN, buff=0.35)
 
-        self.narrate("Attention began in RNN translators: a context vector C(i) is a weighted sum of encoder states.")
-        self.play(FadeIn(heading), FadeIn(states))
-        self.play(FadeIn(decoder), GrowArrow(query), FadeIn(context), LaggedStart(*map(GrowArrow, weights)))
+        roles = VGroup(
+            caption("encoder states: the source sentence, read by one RNN", LABEL, palette.MUTED, font=SERIF),
+            caption("decoder state", LABEL, palette.MUTED, font=SERIF),
+        )
+        roles[0].next_to(states, DOWN, buff=0.15)
+        roles[1].next_to(decoder, RIGHT, buff=0.2)
+        rule.next_to(roles[0], DOWN, buff=0.25)
+        self.narrate(
+            "Attention began in RNN translators: one RNN reads the source sentence into encoder states, one per word, "
+            "another writes the translation, its state s."
+        )
+        self.play(FadeIn(heading), FadeIn(states), FadeIn(roles[0]))
+        self.play(FadeIn(decoder), FadeIn(roles[1]))
+        self.narrate("For each word it writes, a context vector C(i) is a weighted sum of the encoder states.")
+        self.play(GrowArrow(query), FadeIn(context), LaggedStart(*map(GrowArrow, weights)))
         self.play(Write(rule))
         self.narrate("Its weights are a softmax of scores between the decoder state and each encoder state.")
         self.play(LaggedStart(*(Indicate(w, color=palette.HIGHLIGHT) for w in weights), lag_ratio=0.3))
@@ -173,12 +166,15 @@ class GeneralizeAttention(LessonScene):
                 size=READOUT,
             )
         ).move_to(rule)
-        self.narrate("Self-attention drops the RNN: each x_i scores every x_j of its own sequence by a dot product.")
+        self.narrate(
+            "Self-attention drops the RNN: each x_i scores every x_j of its own sequence by a dot product, "
+            "divided by a constant the lesson chooses later."
+        )
         self.play(
             ReplacementTransform(heading, new_heading),
             ReplacementTransform(states, own),
             ReplacementTransform(context, output),
-            FadeOut(VGroup(decoder, query)),
+            FadeOut(VGroup(decoder, query, roles)),
         )
         self.play(own[2].animate.highlight(palette.QUERY), TransformMatchingTex(rule, new_rule))
         self.narrate("The output z_i is the same weighted sum, now over the sequence's own vectors.")
@@ -190,7 +186,8 @@ class GeneralizeAttention(LessonScene):
         ).arrange(RIGHT, buff=0.3)
         lack.next_to(new_rule, DOWN, buff=0.3)
         self.narrate(
-            "As written, this layer has nothing of its own to learn, and its scores, not its weights, stay symmetric."
+            "As written, this layer has nothing of its own to learn, and its scores are symmetric: "
+            "x_i dot x_j equals x_j dot x_i."
         )
         self.play(FadeIn(lack))
         note = caption("+ learned projections:", BODY, palette.MUTED, font=SERIF)

@@ -121,11 +121,11 @@ class ResolveAmbiguity(LessonScene):
         money = self.read_in_context(
             ["I", "put", "money", "in", "the", "bank"], reader=5, helpers=[2], meaning="financial bank"
         )
-        money.next_to(word, DOWN, buff=1.0).set_x(0)
+        money.next_to(word, DOWN, buff=0.5).set_x(0)
         water = self.read_in_context(
             ["we", "sat", "by", "the", "water", "near", "the", "bank"], reader=7, helpers=[4], meaning="river bank"
         )
-        water.next_to(money, DOWN, buff=1.0).set_x(0)
+        water.next_to(money, DOWN, buff=0.45).set_x(0)
         legend = caption(
             "blue: the word being read    orange: the words that settle its meaning",
             LABEL,
@@ -359,7 +359,8 @@ class ConnectGlobally(LessonScene):
             f'From "{source_word}" to "{target_word}": {fmt_int(rnn.steps)} steps for the RNN, one for attention.',
             f"On the way, the RNN keeps only {fmt(rnn.signal_at_target)} of the signal; attention's share does not "
             "shrink with distance: it is just its weight.",
-            "Training sends gradients back along the same path: over many steps they shrink, and vanish.",
+            "To learn, training sends error signals, called gradients, back along the same path: step after step "
+            "they shrink, and can vanish.",
             f"An RNN works one token after another; attention computes all {fmt_int(rnn.pairs)} pairs at once.",
             "An RNN mixes the past through one recurrence; attention chooses, per word, how much of every word to mix.",
         )
@@ -380,7 +381,7 @@ class ConnectGlobally(LessonScene):
                 f"{fmt_int(rnn.attention_path_length)} step",
             ),
             ("signal left", fmt(rnn.signal_at_target), "its weight, at any distance"),
-            ("gradients back", f"× {fmt(rnn.retention)} a step: vanish", "one step: no decay with distance"),
+            ("gradients back", "shrink step after step: can vanish", "one step: no decay with distance"),
             ("order of work", "one token at a time", f"all {fmt_int(rnn.pairs)} pairs at once"),
             ("mixing words", "a fixed update", "weights from the words"),
         )

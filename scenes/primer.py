@@ -177,7 +177,14 @@ class MultiplyMatrices(LessonScene):
             *(TransformFromCopy(k.get_entry(i, j), kt.get_entry(j, i)) for i, j in np.ndindex(r.right_rows.shape)),
         )
         self.play(FadeOut(k), FadeOut(arrow), run_time=0.5)
-        self.play(FadeIn(q), FadeIn(times), FadeIn(equals), FadeIn(result.get_frame()), run_time=0.8)
+        self.narrate(
+            "On its left, a second table, Q, also one row per word. Later, Q will hold queries and K keys; "
+            "for now they are just two tables.",
+            FadeIn(q),
+            FadeIn(times),
+            FadeIn(equals),
+            FadeIn(result.get_frame()),
+        )
 
         i, j = r.row, r.col
         frames = VGroup(q.row_frame(i), kt.column_frame(j))

@@ -74,7 +74,9 @@ class ShareProjection(LessonScene):
         bound = fmt(limit, 0 if float(limit).is_integer() else 2)
         notes = VGroup(
             caption(f"training starts from random entries, each within ±{bound}", BODY),
-            caption("backpropagation tunes them, with W<sub>K</sub> and W<sub>V</sub>", BODY, markup=True),
+            caption(
+                "training nudges them against their gradients, with W<sub>K</sub> and W<sub>V</sub>", BODY, markup=True
+            ),
             caption("our toy's entries stand in for that trained result", BODY),
         ).arrange(DOWN, buff=0.15)
         caption_band(fit_width(notes, 12))
@@ -83,7 +85,8 @@ class ShareProjection(LessonScene):
         self.play(*(FadeTransform(a, b) for a, b in zip(learned, random, strict=True)), run_time=1.2)
         self.play(FadeIn(notes[0], shift=UP * 0.1))
         self.narrate(
-            "Backpropagation tunes the entries, with W_K and W_V, through the gradients that √d_k keeps alive."
+            "Training nudges every entry against its gradient, for W_K and W_V too: "
+            "the gradients that √d_k keeps alive."
         )
         self.play(*(FadeTransform(a, b) for a, b in zip(random, back, strict=True)), run_time=1.2)
         self.play(FadeIn(notes[1], shift=UP * 0.1))

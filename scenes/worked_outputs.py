@@ -58,7 +58,10 @@ class SumValues(LessonScene):
         head, tokens = we.heads[0], we.tokens
         self.show_title()
         i = 0
-        self.narrate(f"The output of '{tokens[i]}' mixes every value vector, each scaled by its attention weight.")
+        self.narrate(
+            f"The output of '{tokens[i]}' mixes every value vector, each scaled by its attention weight. "
+            "The products show rounded; the sums add them exactly."
+        )
         weighted = LabelledMatrix(
             head.weighted_values[i],
             row_labels=[f"{w} × value of {t}" for w, t in zip(map(fmt, head.weights[i]), tokens, strict=True)],
@@ -90,7 +93,10 @@ class SumValues(LessonScene):
             if plane:
                 anims.append(GrowArrow(arrows[j]))
             self.play(*anims, run_time=0.9 if j < 3 else 0.4)
-        self.narrate(f"The last running sum is the output of '{tokens[i]}': a blend, pulled toward heavy weights.")
+        self.narrate(
+            f"The last running sum is the output of '{tokens[i]}': "
+            "a blend of the values, each counting as much as its weight."
+        )
         if plane:
             out = plane.arrow(head.output[i], palette.TEXT)
             name = TokenRow([f"output of {tokens[i]}"], font_size=24).next_to(out.get_end(), RIGHT, buff=0.1)

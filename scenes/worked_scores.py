@@ -14,16 +14,15 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
-    Arc,
-    ChangeDecimalToValue,
+    AnimationGroup,
     Create,
     DecimalNumber,
+    Dot,
     FadeIn,
     FadeOut,
     GrowArrow,
     LaggedStart,
     ReplacementTransform,
-    Rotate,
     VGroup,
     Write,
 )
@@ -40,6 +39,7 @@ from scenes.kit import (
     LabelledMatrix,
     LessonScene,
     SoftmaxBars,
+    TokenLabel,
     TokenRow,
     VectorPlane,
     caption,
@@ -48,6 +48,7 @@ from scenes.kit import (
 )
 from scenes.kit.base import READ_HOLD
 from scenes.kit.layout import GAP, MAX_ROWS, SUBTITLE_TOP, TOP, below_title, caption_band, fit_width, token_matrix
+from scenes.kit.meaning_map import place_label
 from scenes.kit.numbers import fmt
 
 MAX_PAIRS = 4  # query-key pairs spelled out one by one before the whole grid
@@ -55,19 +56,25 @@ NOTE_BUFF = 0.15  # between the plane and the note above it
 MIN_BAR_HEIGHT = 0.8  # shorter, and the bars' scale and value labels collide
 
 
+NAMED_KEYS = 6  # up to this many tokens every key is named; beyond, the two the narration compares
+
+
 class AlignDotProducts(LessonScene):
-    """Step 5: q·k as alignment, a query swept past a key, then the QKᵀ score grid cell by cell."""
+    """Step 5: q·k as alignment, each key named at its tip, then the QKᵀ score grid cell by cell."""
 
     def construct(self) -> None:
         we = self.values.worked_example
         head, tokens = we.heads[0], we.tokens
         self.show_title()
-        note = caption("each key drawn at its true\nangle to the query", SMALL, palette.MUTED)
+        note = caption("each key drawn at its true\nangle to the query, to scale", SMALL, palette.MUTED)
         side = TOP - (SUBTITLE_TOP + GAP) - note.height - NOTE_BUFF  # the note above, the subtitle band below
-        plane = caption_band(VectorPlane(self.extent(head), width=side, height=side)).to_edge(LEFT, buff=0.6)
-        fit_width(note, plane.width).next_to(plane, UP, buff=NOTE_BUFF)
+        extent = self.extent(head)
+        wide = min(5.2, side * (extent[1] - extent[0]) / (extent[3] - extent[2]))
+        plane = caption_band(VectorPlane(extent, width=wide, height=side)).to_edge(LEFT, buff=0.6)
+        fit_width(note, plane.width).next_to(plane, UP, buff=NOTE_BUFF).align_to(plane, LEFT)
         query = plane.polar_arrow(head.query_norms[0], 0.0, palette.QUERY)
-        q_name = TokenRow([f"q: {tokens[0]}"], font_size=28, color=palette.QUERY).next_to(query.get_end(), DOWN)
+        q_name = TokenRow([f"q: {tokens[0]}"], font_size=28, color=palette.QUERY)
+        q_name.next_to(query.get_start(), LEFT, buff=0.15)  # the keys crowd round its tip
         self.narrate(f"A score asks: how well does the query of '{tokens[0]}' line up with each key?")
         self.play(Create(plane), FadeIn(note), GrowArrow(query), FadeIn(q_name))
         keys = VGroup(
@@ -76,27 +83,53 @@ class AlignDotProducts(LessonScene):
                 for j in range(len(tokens))
             )
         )
-        self.play(LaggedStart(*map(GrowArrow, keys), lag_ratio=0.15))
-        readout = self.readout(head, 0).next_to(plane, RIGHT, buff=0.8).align_to(plane, UP)
+        closest = int(np.argmin(np.abs(head.qk_angles[0])))
+        named = range(len(tokens)) if len(tokens) <= NAMED_KEYS else {int(np.argmax(head.scores[0])), closest}
+        names = self.key_names(keys, tokens, named, [query, q_name])
+        grow = [AnimationGroup(GrowArrow(k), FadeIn(n)) for k, n in zip(keys, names, strict=True)]
+        self.play(LaggedStart(*grow, lag_ratio=0.15))
         best = int(np.argmax(head.scores[0]))
+        readout = self.readout(head, best).next_to(plane, RIGHT, buff=0.8).align_to(plane, UP)
         claim = largest_score(tokens, head.scores[0], head.qk_angles[0])
         self.narrate(claim.text)
-        self.play(FadeIn(readout))
-        factors = self.factors(head, tokens, best).next_to(readout, DOWN, buff=0.4).align_to(readout, LEFT)
+        self.play(FadeIn(readout), keys[best].animate.set_opacity(1), names[best].animate.set_opacity(1))
+        factors = self.factors(head, tokens, best)
+        fit_width(factors, 7.0 - readout.get_left()[0]).next_to(readout, DOWN, buff=0.4).align_to(readout, LEFT)
         self.play(LaggedStart(*(FadeIn(row) for row in factors), lag_ratio=1.0), run_time=3.0)  # read line by line
         self.finish_narration()
         self.wait(READ_HOLD)
-        self.play(FadeOut(factors))
+        self.play(FadeOut(factors), keys[best].animate.set_opacity(0.45), names[best].animate.set_opacity(0.45))
         self.narrate("Key by key, each score is the sum of the products of the query's and the key's numbers.")
         for j in sorted({*range(min(len(tokens), MAX_PAIRS)), best}):
-            self.show_pair(keys, readout, head, j, tokens)
-        self.sweep(plane, query, keys[best], readout, head, best)
-        self.fill_scores(head, tokens, VGroup(plane, note, query, q_name, keys, readout))
+            self.show_pair(keys, names, readout, head, j, tokens)
+        self.fill_scores(head, tokens, VGroup(plane, note, query, q_name, keys, names, readout))
 
-    def extent(self, head: Head) -> tuple[float, float, float, float]:
-        """Room for every key around the query, and for the query turned fully around."""
-        reach = max(head.query_norms[0], head.key_norms.max()) * 1.05
-        return (-reach, reach, -reach, reach)
+    @staticmethod
+    def key_names(keys: VGroup, tokens: list[str], named, taken: list) -> VGroup:
+        """The ``named`` keys' words at their tips, clear of the query and of each other (dim, as the keys are);
+        an empty group for the others."""
+        names = VGroup()
+        for j, (arrow, token) in enumerate(zip(keys, tokens, strict=True)):
+            if j not in named:
+                names.add(VGroup())
+                continue
+            name = TokenLabel(token, font_size=22, color=palette.KEY)
+            tip = Dot(arrow.get_end(), radius=0.04)
+            place_label(name, tip, taken, away=arrow.get_end() - arrow.get_start())
+            taken.append(name)
+            names.add(name.set_opacity(0.45))
+        return names
+
+    @staticmethod
+    def extent(head: Head) -> tuple[float, float, float, float]:
+        """The origin, the query (along x) and every key's tip, with room for their names (the query's on the left)."""
+        angles = head.qk_angles[0]
+        tips = np.vstack(
+            [[head.query_norms[0], 0.0], np.c_[head.key_norms * np.cos(angles), head.key_norms * np.sin(angles)]]
+        )
+        low, high = np.minimum(tips.min(axis=0), 0.0), np.maximum(tips.max(axis=0), 0.0)
+        margin = 0.25 * max(high - low)
+        return (low[0] - 2 * margin, high[0] + margin, low[1] - margin, high[1] + margin)
 
     @staticmethod
     def factors(head: Head, tokens: list[str], best: int) -> VGroup:
@@ -121,7 +154,7 @@ class AlignDotProducts(LessonScene):
         value = DecimalNumber(head.scores[0, j], num_decimal_places=2, font_size=48)
         return VGroup(lhs, value.next_to(lhs, RIGHT, buff=0.2))
 
-    def show_pair(self, keys: VGroup, readout: VGroup, head: Head, j: int, tokens: list[str]) -> None:
+    def show_pair(self, keys: VGroup, names: VGroup, readout: VGroup, head: Head, j: int, tokens: list[str]) -> None:
         """Light key ``j`` and show its score, written out as its products."""
         terms = head.score_terms[0, j]
         line = caption(" + ".join(fmt(t) for t in terms), LEAD)
@@ -129,37 +162,11 @@ class AlignDotProducts(LessonScene):
         name = TokenRow([f"k: {tokens[j]}"], font_size=28, color=palette.KEY)
         name.next_to(line, DOWN, buff=0.2).align_to(readout, LEFT)
         readout[1].set_value(head.scores[0, j])  # at once: never a sum beside products it does not equal
-        self.play(keys[j].animate.set_opacity(1), FadeIn(line), FadeIn(name), run_time=0.7)
+        lit = [keys[j].animate.set_opacity(1), names[j].animate.set_opacity(1)]
+        self.play(*lit, FadeIn(line), FadeIn(name), run_time=0.7)
         self.wait(0.4)
-        self.play(keys[j].animate.set_opacity(0.45), FadeOut(line), FadeOut(name), run_time=0.4)
-
-    def sweep(self, plane, query, key, readout, head: Head, best: int) -> None:
-        """Turn a copy of the query onto the key, then square to it, then against it."""
-        ghost = query.copy().set_opacity(0.9)
-        key.set_opacity(1)
-        start = head.qk_angles[0, best]
-        stops = (
-            (start, head.aligned_dots[0, best], "aligned: the largest score"),
-            (start + np.pi / 2, head.orthogonal_dot, "orthogonal: zero"),
-            (start + np.pi, head.opposite_dots[0, best], "opposite: the most negative"),
-        )
-        self.narrate("Turn the query: aligned gives the largest score, at right angles zero, opposite negative.")
-        self.add(ghost)
-        angle, name = 0.0, None
-        for target, value, text in stops:
-            fresh = caption(text, LEAD).next_to(readout, DOWN, buff=0.9).align_to(readout, LEFT)
-            arc = Arc(radius=0.6, start_angle=0, angle=target, arc_center=plane.c2p(0, 0), color=palette.MUTED)
-            self.play(
-                Rotate(ghost, target - angle, about_point=plane.c2p(0, 0)),
-                ChangeDecimalToValue(readout[1], value),
-                FadeIn(fresh),
-                FadeOut(name) if name else FadeIn(arc),
-                run_time=1.2,
-            )
-            self.remove(arc)
-            self.wait(0.6)
-            angle, name = target, fresh
-        self.play(FadeOut(ghost), FadeOut(name), key.animate.set_opacity(0.45))
+        dim = [keys[j].animate.set_opacity(0.45), names[j].animate.set_opacity(0.45)]
+        self.play(*dim, FadeOut(line), FadeOut(name), run_time=0.4)
 
     def fill_scores(self, head: Head, tokens: list[str], old: VGroup) -> None:
         """The QKᵀ grid: row 1 cell by cell, then the other rows."""
@@ -197,7 +204,8 @@ class NormalizeScores(LessonScene):
         self.narrate(f"First divide every score by √d_k = {fmt(head.sqrt_d_k)}, so scores stay in a gentle range.")
         self.play(Write(scale))
         scaled = self.grid(head.scaled_scores, tokens, r"QK^{T} / \sqrt{d_k}", font, rows)
-        self.play(ReplacementTransform(scores, scaled), run_time=1.2)
+        self.wait(1.5)  # the raw scores, read once more before they change
+        self.swap(scores, scaled, seconds=1.2)  # a clean fade: morphing digits glyph by glyph garbles them
         self.play(FadeOut(scale))
         heatmap = below_title(self.heatmap(head, tokens)).to_edge(RIGHT, buff=0.4)
         self.play(FadeIn(heatmap.get_labels()), FadeIn(heatmap.get_caption()))
@@ -206,7 +214,7 @@ class NormalizeScores(LessonScene):
         self.play(Create(row_frame))
         bars = self.softmax_row(head, tokens, 0, scaled)
         low, high = fmt(head.weights.min()), fmt(head.weights.max())
-        self.narrate("The bars land in the first row of the weights, coloured from dark at 0 to bright yellow at 1.")
+        self.narrate("The bars land in the first row of the weights, coloured from blue at 0 to yellow at 1.")
         rest = VGroup(bars.baseline, bars.get_numbers(), bars.get_labels(), bars.get_total())
         self.play(ReplacementTransform(bars.get_bars(), heatmap.get_row(0)), FadeOut(rest), run_time=1.2)
         self.play(FadeIn(heatmap.get_row_digits(0)))
@@ -224,7 +232,7 @@ class NormalizeScores(LessonScene):
         return below_title(m).to_edge(LEFT, buff=0.4)
 
     def heatmap(self, head: Head, tokens: list[str]) -> Heatmap:
-        cell = min(0.85, 4.4 / len(tokens))
+        cell = min(1.15, 4.6 / len(tokens))  # 4 tokens: wide enough for their names to stand upright
         return Heatmap(head.weights, tokens, cell=cell, caption=True)
 
     def softmax_row(self, head: Head, tokens: list[str], i: int, scaled: LabelledMatrix) -> SoftmaxBars:
