@@ -72,19 +72,19 @@ class ReadWeightRow(LessonScene):
         i = tokens.index(STORY_WORD) if STORY_WORD in tokens else len(tokens) // 2
         charts = VGroup()
         for n, head in enumerate(heads[:2]):
-            width = min(0.6, 3.4 / len(tokens))  # two charts side by side, for up to 12 tokens
+            width = min(0.9, 3.4 / len(tokens))  # two charts side by side; 4 tokens stand upright under their bars
             bars = SoftmaxBars(head.weights[i], tokens, height=3.2, bar_width=width, places=2, weights=True)
             name = notation(caption(f"head {n + 1}: the row of “{tokens[i]}”", CAPTION, palette.MUTED))
             charts.add(VGroup(name, bars).arrange(DOWN, buff=0.3))
         fit_width(charts.arrange(RIGHT, buff=1.5), 13).move_to(UP * 0.2)
         tops = [int(np.argmax(head.weights[i])) for head in heads[:2]]
-        said = " and ".join(f"head {n + 1} to '{tokens[t]}'" for n, t in enumerate(tops))
+        said = ", and in ".join(f"head {n + 1} to '{tokens[t]}'" for n, t in enumerate(tops))
         if len(tops) > 1:
             self.narrate(f"Now the row of '{tokens[i]}', in head 1 and in a second head, with matrices of its own.")
             self.play(FadeOut(left))
-            self.narrate(f"Its largest share goes: {said}. Step 7 joins the two heads.")
+            self.narrate(f"The largest share goes in {said}. Step 7 joins the two heads.")
         else:
-            self.narrate(f"Now the row of '{tokens[i]}'. Its largest share goes: {said}.")
+            self.narrate(f"Now the row of '{tokens[i]}'. The largest share goes in {said}.")
             self.play(FadeOut(left))
         for chart, top in zip(charts, tops, strict=True):
             bars = chart[1]

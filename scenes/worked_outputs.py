@@ -194,7 +194,7 @@ class CombineHeads(LessonScene):
 
     def quick_head(self, head: Head, tokens: list[str], n: int, rule: MathTex) -> None:
         """A glimpse of head ``n``: its weights heatmap, briefly."""
-        cell = min(0.85, 4.4 / len(tokens))
+        cell = min(1.15, 4.6 / len(tokens))  # 4 tokens: names stand upright
         name = notation(caption(f"head {n + 1}: attention weights", BODY))
         weights = Heatmap(head.weights, tokens, cell=cell)
         room = 7.1 - 0.3 - rule.get_right()[0] - 0.8
