@@ -174,9 +174,16 @@ class GrowQuadratically(LessonScene):
             self.wait(0.6)
         box = SurroundingRectangle(VGroup(*last), color=palette.HEAT_HIGH, buff=0.15)
         self.play(Create(box), run_time=0.8)
-        order = formula(r"O(n^{2} \cdot d_{model})", size=FORMULA).next_to(table, DOWN, buff=0.45)
+        order = formula(r"O(n^{2} \cdot d_{model})", r"\; + \; O(n \cdot d_{model}^{2})", size=FORMULA).next_to(
+            table, DOWN, buff=0.45
+        )
         self.narrate(
             "Each comparison is a dot product d_k numbers long, in every head; the heads together hold d_model,"
             " so the scores cost order n squared times d_model."
         )
-        self.play(Write(order), run_time=0.8)
+        self.play(Write(order[0]), run_time=0.8)
+        self.narrate(
+            "The projections add order n times d_model squared: they cost more for short inputs, "
+            "the n squared term wins once n passes d_model."
+        )
+        self.play(Write(order[1]), run_time=0.8)

@@ -243,12 +243,12 @@ class TrackShapes(LessonScene):
                 "Queries times keys transposed: one score for every pair of tokens, n by n.",
             ),
             (
-                r"\mathrm{softmax}(\cdot)\, V",
+                r"\alpha V",
                 r"(n \times n)(n \times d_v) \to n \times d_v",
                 ShapeBlock(T, T, r"\alpha", palette.HEAT_LOW, unit),
                 ShapeBlock(T, d_v, "V", palette.VALUE, unit),
                 ShapeBlock(T, d_v, "Z", palette.TEXT, unit),
-                "The weights times the values: one output row of size d v per token.",
+                "The weights times the values: one output row of size d_v per token.",
             ),
         )
         batch = formula(r"\text{a batch of } B \text{ sequences: } B \times n \times d_v", size=FORMULA)
@@ -259,7 +259,9 @@ class TrackShapes(LessonScene):
         rows = [self.product_row(*p[:5]) for p in products]
         for row in rows:
             row.scale(min(1.6, room / row.height, 12.5 / row.width)).next_to(sizes, DOWN, buff=0.3).set_x(0)
-        self.narrate("Let us follow the shapes, with the worked example's sizes.")
+        self.narrate(
+            "Let us follow the shapes, with the worked example's sizes. d_v is the length of each value vector."
+        )
         self.play(FadeIn(sizes), Write(rows[0][0]))  # the opening frame: the sizes and the first product
         for i, (row, (*_, line)) in enumerate(zip(rows, products, strict=True)):
             self.narrate(line)

@@ -148,10 +148,12 @@ QUIZ = [
     ),
     (
         "What is the computational complexity\nof self-attention?",
-        "<span fgcolor='{heat}'>O(n²·d<sub>model</sub>)</span>, with n the sequence length:\n"
+        "<span fgcolor='{heat}'>O(n²·d<sub>model</sub>)</span> for the scores, with n the sequence length:\n"
         "QKᵀ compares all n × n pairs of tokens in every head,\n"
-        "each with a dot product dₖ long; h · dₖ = d<sub>model</sub>.",
-        "Order n squared times d model: every pair of tokens, compared in every head with a dot product d k long.",
+        "each with a dot product dₖ long; h · dₖ = d<sub>model</sub>.\n"
+        "The projections add O(n·d<sub>model</sub>²): the n² term wins for long inputs.",
+        "Order n squared times d model for the scores, every pair of tokens compared in every head; "
+        "the projections add order n times d model squared.",
     ),
     (
         "Why do we divide the dot products by √dₖ?",
