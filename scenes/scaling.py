@@ -11,6 +11,7 @@ from manim import (
     FadeIn,
     FadeOut,
     GrowFromEdge,
+    Indicate,
     LaggedStart,
     ManimColor,
     Rectangle,
@@ -81,6 +82,8 @@ class ExplodeDotProducts(LessonScene):
         self.narrate("A dot product adds up d k products. Give q and k random entries of variance one.")
         self.play(Write(rule), run_time=1.0)
         self.play(FadeIn(axis), FadeIn(dims), FadeIn(dims_name), FadeIn(axis_name), run_time=0.8)  # the empty chart
+        self.narrate("Variance measures how widely values spread: the mean of their squared distances from the mean.")
+        self.play(Indicate(axis_name, color=palette.HIGHLIGHT))  # the word being defined
         self.narrate(f"Over {fmt_int(demo.samples)} random pairs, the variance of q dot k grows like d k itself.")
         self.play(
             LaggedStart(*(GrowFromEdge(b, DOWN) for b in bars), lag_ratio=0.3),
@@ -93,7 +96,7 @@ class ExplodeDotProducts(LessonScene):
 
         roots = row_under(bars, [f"÷{fmt(r, 0)}" for r in demo.sqrt_dimensions], origin[1] - 0.8, palette.TEXT)
         roots_name = formula(r"\div\sqrt{d_k}", size=TITLE).next_to(roots, LEFT, buff=0.4)
-        self.narrate("Now divide every score by the square root of d k.")
+        self.narrate("Now divide every score by the square root of d k: that divides their variance by d k.")
         self.play(FadeIn(roots), FadeIn(roots_name), run_time=0.8)
         tamed = value_bars(np.maximum(scaled * unit, 0.04), CHART_WIDTH, color=palette.HEAT_LOW).shift(origin)
         tamed_numbers = bar_labels(tamed, [fmt(v) for v in scaled], palette.HEAT_LOW)

@@ -87,7 +87,7 @@ class AttendTrainStation(LessonScene):
         weights = self.values.train_station.weights
         after_itself = ", after itself" if weights[other][other] >= weights[other][answer] else ""
         row = heat.get_row(other)
-        frame = Rectangle(width=row.width + 0.1, height=row.height + 0.1, color=palette.KEY).move_to(row)
+        frame = Rectangle(width=row.width + 0.1, height=row.height + 0.1, color=palette.HIGHLIGHT).move_to(row)
         lines = VGroup(
             caption(f"the row of “{tokens[other]}”", BODY),
             caption(f"looks most at “{tokens[answer]}”{after_itself}", BODY),
@@ -98,7 +98,7 @@ class AttendTrainStation(LessonScene):
         self.narrate(back.text)
         self.play(
             Create(frame),
-            heat.row_labels[other].animate.set_color(palette.KEY),
+            heat.row_labels[other].animate.set_color(palette.HIGHLIGHT),
             row.animate.set_fill(opacity=1.0),  # out of the dimmed rows: this row is the one read now
             heat.get_row_digits(other).animate.set_opacity(1.0),
         )
