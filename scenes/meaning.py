@@ -101,7 +101,7 @@ class ShiftMeaning(LessonScene):
         self.narrate(f"Now let attention move '{word}'. Its sentence decides where it goes.")
         self.play(FadeIn(mark, scale=1.5))
         for n, case in enumerate(ss.cases):
-            shown = self.show_case(meaning, mark, case, title)
+            shown = self.show_case(meaning, mark, case, title, first=n == 0)
             if n + 1 < len(ss.cases):
                 self.reset(meaning, mark, case, shown)
 
@@ -110,22 +110,28 @@ class ShiftMeaning(LessonScene):
         self.narrate(f"Same static '{case.word}', another sentence.")
         self.play(FadeOut(shown), Transform(mark, meaning.moved(case.word, case.before)))
 
-    def show_case(self, meaning: MeaningMap, mark, case: ShiftCase, title) -> VGroup:
-        """One sentence: its weights, the pulls as arrows, the walk along the path, the distances."""
+    def show_case(self, meaning: MeaningMap, mark, case: ShiftCase, title, first: bool) -> VGroup:
+        """One sentence: its weights, the pulls as arrows, the walk along the path, the distances.
+        The first sentence explains each step; the next ones go through the same steps in fewer words."""
         sentence, weights = self.sentence(case, title)
         word = case.word
-        self.narrate(f"In '{case.sentence}', '{word}' attends to every word, itself included.")
+        if first:
+            self.narrate(f"In '{case.sentence}', '{word}' attends to every word, itself included.")
+        else:
+            self.narrate(f"In '{case.sentence}', the same steps: its weights, the pulls, the walk.")
         self.play(FadeIn(sentence))
         self.play(LaggedStart(*(FadeIn(w, shift=DOWN * 0.1) for w in weights), lag_ratio=0.15))
         context = self.context(meaning, case)
         arrows = self.arrows(meaning, case)
-        self.narrate("Each word pulls on it, as strongly as its weight: thick, bright arrows pull most.")
+        if first:
+            self.narrate("Each word pulls on it, as strongly as its weight: thick, bright arrows pull most.")
         self.play(LaggedStart(*map(FadeIn, context), lag_ratio=0.1))
         self.play(LaggedStart(*map(GrowArrow, arrows), lag_ratio=0.2))
         table = self.distance_table(meaning, case)
         self.play(FadeIn(table.get_frame()), FadeIn(table.get_row(0)))
-        trail = self.walk(meaning, mark, case)
-        self.narrate("Its new position is the weighted sum: how far is it from each centre now?")
+        trail = self.walk(meaning, mark, case, first)
+        if first:
+            self.narrate("Its new position is the weighted sum: how far is it from each centre now?")
         self.play(FadeIn(table.get_row(1)))
         verdict = self.verdict(case).next_to(table, DOWN, buff=0.5)
         self.play(Write(verdict))
@@ -163,10 +169,11 @@ class ShiftMeaning(LessonScene):
         strongest = max(case.weights[j] for j in others)
         return VGroup(*(meaning.pull_arrow(case.before, case.tokens[j], case.weights[j], strongest) for j in others))
 
-    def walk(self, meaning: MeaningMap, mark, case: ShiftCase) -> VGroup:
+    def walk(self, meaning: MeaningMap, mark, case: ShiftCase, first: bool) -> VGroup:
         """The word moves along its path of partial sums, one pull at a time, leaving a trail."""
         word = case.word
-        self.narrate(f"Adding the pulls one by one, '{word}' walks to its new, contextual position.")
+        if first:
+            self.narrate(f"Adding the pulls one by one, '{word}' walks to its new, contextual position.")
         trail = VGroup()
         path = case.path
         for start, end in zip(path[:-1], path[1:], strict=True):

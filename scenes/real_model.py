@@ -399,7 +399,8 @@ class TraceRealShift(LessonScene):
     def show_sentence(self, rm: dict, k: int, zoom: VGroup, table: ShiftTable) -> None:
         sentence, zoomed, alone = rm.sentences[k], zoom[0], zoom[2]
         color = cluster_color(sentence.nearest)
-        moved = mark(zoomed.c2p(*self.point_of(sentence)), self.tag(k), color, self.obstacles)
+        target = zoomed.c2p(*self.point_of(sentence))
+        moved = mark(target, self.tag(k), color, self.obstacles, away=target - alone.dot.get_center())  # past the tip
         move = Arrow(
             alone.dot.get_center(), moved.dot.get_center(), buff=0.06, color=color, stroke_width=3, tip_length=0.15
         )
