@@ -79,7 +79,7 @@ def _flat_tokens() -> VGroup:
     root = phrase + UP * 0.5 + RIGHT * 1.0
     branches = [(phrase, w.get_top()) for w in words[:3]] + [(root, phrase), (root, words[3].get_top())]
     tree = VGroup(*(DashedLine(a, b + UP * 0.08, color=palette.MUTED, stroke_width=2) for a, b in branches))
-    query = caption("?", HEADING, palette.HEAT_HIGH, font=SERIF).next_to(root, RIGHT, buff=0.15)
+    query = caption("?", HEADING, palette.HIGHLIGHT, font=SERIF).next_to(root, RIGHT, buff=0.15)
     return VGroup(tree, query, words)
 
 

@@ -187,13 +187,13 @@ class FadeRecurrentSignal(LessonScene):
         rnn = self.values.rnn_decay
         tokens = spread(TokenRow(rnn.tokens, font_size=26), 2.3)
         source, target = tokens[rnn.source], tokens[rnn.target]
-        source.set_color(palette.HEAT_HIGH)
+        source.set_color(palette.HIGHLIGHT)  # the colour of its full signal, the first bar
         cells = VGroup(*(LabelBox("s", width=0.9, height=0.6).next_to(t, DOWN, buff=0.35).set_y(0) for t in tokens))
         cells.set_y(tokens.get_bottom()[1] - 0.35 - cells.height / 2)  # one row, below the deepest descender
         links = VGroup(*(connect(a, b) for a, b in zip(cells, cells[1:], strict=False)))
         self.narrate("A recurrent network reads a sentence one word at a time, passing a memory along.")
         baseline_y, full = -2.4, 2.4
-        legend = caption(f'signal of\n"{rnn.tokens[rnn.source]}"', CAPTION, palette.HEAT_HIGH, font=SERIF)
+        legend = caption(f'signal of\n"{rnn.tokens[rnn.source]}"', CAPTION, palette.HIGHLIGHT, font=SERIF)
         legend.move_to([tokens[0].get_x(), baseline_y + full / 2, 0])
         self.play(FadeIn(tokens), FadeIn(cells), FadeIn(legend))
 
@@ -214,7 +214,12 @@ class FadeRecurrentSignal(LessonScene):
                 )
             self.play(*animations, run_time=0.8)
 
-        rate = caption(f"each step keeps × {fmt(rnn.retention)} of the signal", BODY, palette.MUTED, font=SERIF)
+        rate = caption(
+            f"each step passes on {fmt(rnn.retention)} of the signal it gets (made up, to illustrate)",
+            BODY,
+            palette.MUTED,
+            font=SERIF,
+        )
         caption_band(rate)
         self.play(FadeIn(rate))
         frame = SurroundingRectangle(VGroup(target, numbers[-1]), color=palette.HEAT_LOW, buff=0.12)

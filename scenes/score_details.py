@@ -78,7 +78,7 @@ class MirrorScores(LessonScene):
             self.narrate(f"The scores mirror: {pair} score the same, {number_text(cs.scores[0, -1])}.")
         else:
             self.narrate("Here the scores do not mirror.")
-        self.play(Create(_frame(a, palette.QUERY)), Create(_frame(b, palette.KEY)))
+        self.play(Create(_frame(a, palette.HIGHLIGHT)), Create(_frame(b, palette.HIGHLIGHT)))  # one pair, one colour
         self.play(FadeIn(verdict, shift=UP * 0.1))
         self.narrate(claim.text)
         self.play(FadeIn(why[:3]))
@@ -141,7 +141,7 @@ class ReadGaps(LessonScene):
             caption(name, BODY),
             formula(vector_text(scores), size=FORMULA),
             formula(vector_text(gaps), size=FORMULA),  # what softmax sees: as bright as the scores
-            formula(vector_text(weights, 2), size=FORMULA, color=palette.HEAT_HIGH),
+            formula(vector_text(weights, 2), size=FORMULA, color=palette.HIGHLIGHT),  # the result of the row
         ]
         group = VGroup(*cells)
         for i, cell in enumerate(cells):
@@ -165,7 +165,7 @@ class CorrectGradientClaim(LessonScene):
         self.show_title()
         claim = caption("often read: scaling prevents “exploding” gradients", LEAD, palette.MUTED)
         rows = self.gradient_bars(demo)
-        verdict = caption("large scores make the gradient vanish, not explode", PROMINENT, palette.HEAT_HIGH)
+        verdict = caption("large scores make the gradient vanish, not explode", PROMINENT, palette.TEXT)
         fit_width(verdict, 12)
         fit_content(VGroup(claim, rows, verdict).arrange(DOWN, buff=0.6))
         self.narrate("You may read that the scaling prevents exploding gradients. Check it against the numbers.")
