@@ -164,7 +164,9 @@ class SumTrainContext(LessonScene):
         self.play(FadeIn(terms))
         total = LabelledMatrix(ts.output[f][None, :], name=r"\sum_j \alpha_j x_j", font_size=30, color=palette.VALUE)
         total.next_to(terms, RIGHT, buff=0.9)
-        self.narrate(f"Add the scaled vectors up: that sum is the new, context-aware vector of '{tokens[f]}'.")
+        self.narrate(
+            f"Add the scaled vectors up, unrounded: that sum is the new, context-aware vector of '{tokens[f]}'."
+        )
         self.play(Write(total))
         self.honest_top(ts, weights)
         self.wait(1.5)
@@ -180,5 +182,5 @@ class SumTrainContext(LessonScene):
             text = f"“{tokens[top]}” ({theirs}) outweighs “{tokens[f]}” itself ({mine})"
         line = caption(text, BODY)
         caption_band(fit_width(line, 7.0)).to_edge(RIGHT, buff=0.6)
-        self.narrate(f"Read it as it is: {text.replace('“', chr(39)).replace('”', chr(39))}.")
+        self.narrate(f"Look at the weights: {text.replace('“', chr(39)).replace('”', chr(39))}.")
         self.play(FadeIn(line))

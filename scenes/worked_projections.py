@@ -141,7 +141,7 @@ class ConfigureModel(LessonScene):
         narration = (
             f"The model has width d_model = {d_model}.",
             f"It runs h = {h} attention heads side by side: each head is a whole attention of its own.",
-            f"Each head works in d_k = d_model / h = {d_k} dimensions.",
+            f"Each head works in d_k = d_model / h = {d_k} dimensions: with one head, d_k was the whole width.",
         )
         for line, note, text in zip(lines, notes, narration, strict=True):
             self.narrate(text)
