@@ -35,6 +35,7 @@ from attention_math.types import Alignment
 from scenes.kit import (
     BODY,
     HEADING,
+    LABEL,
     LEAD,
     PROMINENT,
     READOUT,
@@ -46,6 +47,7 @@ from scenes.kit import (
     VectorPlane,
     caption,
     formula,
+    notation,
     number,
     palette,
 )
@@ -110,7 +112,9 @@ class UnpackFormula(LessonScene):
         scaled = Brace(bottom, DOWN, color=palette.MUTED)
         labels = VGroup(
             caption("dot product", LEAD).next_to(dot, UP, buff=0.1),
-            caption("scaled", LEAD).next_to(scaled, DOWN, buff=0.1),
+            VGroup(caption("scaled", LEAD), notation(caption("dₖ: the length of a query or key", LABEL, palette.MUTED)))
+            .arrange(DOWN, buff=0.08)
+            .next_to(scaled, DOWN, buff=0.1),
         )
         name = caption("scaled dot-product attention", PROMINENT, font=SERIF).to_edge(DOWN, buff=1.0)
         self.narrate(
