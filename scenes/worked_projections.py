@@ -209,7 +209,9 @@ class IntroduceProjections(LessonScene):
             self.wait(0.6)
         self.narrate(f"Each is d_model × d_k = {we.d_model} × {we.d_k}: {we.d_model} numbers in, {we.d_k} out.")
         self.play(Write(shape))
-        self.wait(2)
+        self.narrate("These numbers are made up for our example; in a real model, training sets them.")
+        self.play(Indicate(VGroup(*(m.get_entries() for m in mats)), color=palette.HIGHLIGHT, scale_factor=1.05))
+        self.wait(1)
 
 
 class MultiplyQueries(LessonScene):
