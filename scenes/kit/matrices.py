@@ -184,7 +184,7 @@ class LabelledMatrix(VGroup):
         group = VGroup()
         if labels is None:
             return group
-        left = self.brackets.get_left()[0] - 0.15
+        left = self.brackets.get_left()[0] - 0.24  # clear of the bracket: "I[" must not read as one glyph
         for r, i in enumerate(self.shown_rows):
             text = "⋮" if i is None else labels[i]
             color = palette.MUTED if i is None else palette.TEXT
