@@ -260,7 +260,8 @@ class TrackShapes(LessonScene):
         for row in rows:
             row.scale(min(1.6, room / row.height, 12.5 / row.width)).next_to(sizes, DOWN, buff=0.3).set_x(0)
         self.narrate(
-            "Let us follow the shapes, with the worked example's sizes. d_v is the length of each value vector."
+            "Let us follow the shapes, with the worked example's sizes: n tokens, each d_model numbers long. "
+            "d_v is the length of each value vector."
         )
         self.play(FadeIn(sizes), Write(rows[0][0]))  # the opening frame: the sizes and the first product
         for i, (row, (*_, line)) in enumerate(zip(rows, products, strict=True)):

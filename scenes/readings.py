@@ -82,7 +82,7 @@ class ReadWeightRow(LessonScene):
         if len(tops) > 1:
             self.narrate(f"Now the row of '{tokens[i]}', in head 1 and in a second head, with matrices of its own.")
             self.play(FadeOut(left))
-            self.narrate(f"The largest share goes in {said}. Step 7 joins the two heads.")
+            self.narrate(f"The largest share goes in {said}. A later step joins the two heads.")
         else:
             self.narrate(f"Now the row of '{tokens[i]}'. The largest share goes in {said}.")
             self.play(FadeOut(left))

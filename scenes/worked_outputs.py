@@ -151,7 +151,7 @@ class CombineHeads(LessonScene):
         outputs = self.head_outputs(heads, tokens)
         for n in range(1, len(heads)):
             self.quick_head(heads[n], tokens, n, rule)
-        self.narrate("Side by side, each head has its own output: one row per token, d_k columns each.")
+        self.narrate("Side by side, each head has its own output: one row per token, d_v columns each.")
         self.play(FadeOut(rule))
         self.play(LaggedStart(*(FadeIn(o) for o in outputs), lag_ratio=0.3))
         self.wait(1)
