@@ -101,7 +101,7 @@ class ShiftMeaning(LessonScene):
         self.narrate(f"Now let attention move '{word}'. Its sentence decides where it goes.")
         self.play(FadeIn(mark, scale=1.5))
         for n, case in enumerate(ss.cases):
-            shown = self.show_case(meaning, mark, case, title, first=n == 0)
+            shown = self.show_case(meaning, mark, case, title, first=n == 0, head=ss.head)
             if n + 1 < len(ss.cases):
                 self.reset(meaning, mark, case, shown)
 
@@ -110,21 +110,23 @@ class ShiftMeaning(LessonScene):
         self.narrate(f"Same static '{case.word}', another sentence.")
         self.play(FadeOut(shown), Transform(mark, meaning.moved(case.word, case.before)))
 
-    def show_case(self, meaning: MeaningMap, mark, case: ShiftCase, title, first: bool) -> VGroup:
+    def show_case(self, meaning: MeaningMap, mark, case: ShiftCase, title, first: bool, head: int) -> VGroup:
         """One sentence: its weights, the pulls as arrows, the walk along the path, the distances.
         The first sentence explains each step; the next ones go through the same steps in fewer words."""
         sentence, weights = self.sentence(case, title)
         word = case.word
         if first:
-            self.narrate(f"In '{case.sentence}', '{word}' attends to every word, itself included.")
+            self.narrate(
+                f"In '{case.sentence}', '{word}' attends to every word, itself included: head {head}'s weights."
+            )
         else:
-            self.narrate(f"In '{case.sentence}', the same steps: its weights, the pulls, the walk.")
+            self.narrate(f"In '{case.sentence}', the same steps with head {head}: its weights, the pulls, the walk.")
         self.play(FadeIn(sentence))
         self.play(LaggedStart(*(FadeIn(w, shift=DOWN * 0.1) for w in weights), lag_ratio=0.15))
         context = self.context(meaning, case)
         arrows = self.arrows(meaning, case)
         if first:
-            self.narrate("Each word pulls on it, as strongly as its weight: thick, bright arrows pull most.")
+            self.narrate("Each word pulls on it as strongly as its weight; a word's place on the map plays its value.")
         self.play(LaggedStart(*map(FadeIn, context), lag_ratio=0.1))
         self.play(LaggedStart(*map(GrowArrow, arrows), lag_ratio=0.2))
         table = self.distance_table(meaning, case)

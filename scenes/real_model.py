@@ -309,7 +309,7 @@ class TraceRealShift(LessonScene):
 
     def show_overview(self, rm: dict, plane: VectorPlane) -> VGroup:
         overview = VGroup(plane)
-        self.narrate("Each cluster word is read on its own: fruit in purple, tech in blue. Rings mark each centre.")
+        self.narrate("Each cluster word is read on its own: fruit in pink, tech in blue. Rings mark each centre.")
         rings = {}
         for name in rm.cluster_words:
             rings[name] = Circle(radius=0.12, color=cluster_color(name), stroke_width=3)
@@ -334,7 +334,7 @@ class TraceRealShift(LessonScene):
         self.narrate(alone_leaning(rm.focus, rm.alone.cosines).text)
         self.play(FadeIn(alone, scale=1.5))
         self.narrate(
-            "To compare meanings we do use the cosine: it measures closeness in the full space, 1 the same direction."
+            "To compare meanings, we use the cosine: the dot product over both lengths, 1 for the same direction."
         )
         self.play(FadeIn(table.title), FadeIn(table.header), *table.reveal(0))
 
