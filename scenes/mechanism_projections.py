@@ -121,7 +121,7 @@ class GeneralizeAttention(LessonScene):
         heading = caption("RNN attention: a decoder reads the encoder states", HEADING, font=SERIF).next_to(
             title, DOWN, buff=0.3
         )
-        states = self.sequence("e")
+        states = self.sequence("e", "j")  # i is the decoder's step: a source word is j
         context = LabelBox(formula("C(i)", size=FORMULA), color=palette.HEAT_LOW)
         decoder = LabelBox(notation(formula("s_{i-1}", size=FORMULA)), color=palette.MUTED)
         VGroup(context, decoder).arrange(RIGHT, buff=1.5)
@@ -150,10 +150,19 @@ class GeneralizeAttention(LessonScene):
         )
         self.play(FadeIn(heading), FadeIn(states), FadeIn(roles[0]))
         self.play(FadeIn(decoder), FadeIn(roles[1]))
-        self.narrate("For each word it writes, a context vector C(i) is a weighted sum of the encoder states.")
+        context_sum = "For the word i it writes, a context vector C(i) is a weighted sum of the encoder states: "
+        self.narrate(
+            context_sum + "αᵢⱼ is the weight it gives source word j.",
+            spoken=context_sum + "alpha i j is the weight it gives source word j.",
+        )
         self.play(GrowArrow(query), FadeIn(context), LaggedStart(*map(GrowArrow, weights)))
         self.play(Write(rule))
-        self.narrate("Its weights are a softmax of scores between the decoder state and each encoder state.")
+        self.narrate(
+            "The weights are a softmax of scores between the decoder's state before word i, sᵢ₋₁, "
+            "and each encoder state.",
+            spoken="The weights are a softmax of scores between the decoder's state before word i, s i minus one, "
+            "and each encoder state.",
+        )
         self.play(LaggedStart(*(Indicate(w, color=palette.HIGHLIGHT) for w in weights), lag_ratio=0.3))
 
         own = self.sequence("x").move_to(states)
@@ -198,9 +207,9 @@ class GeneralizeAttention(LessonScene):
         self.wait(3)
 
     @staticmethod
-    def sequence(symbol: str) -> VGroup:
-        """Boxes for the vectors symbol_1, symbol_2, symbol_i, …, symbol_n of a sequence (indices: notation)."""
-        labels = [f"{symbol}_1", f"{symbol}_2", f"{symbol}_i", r"\cdots", f"{symbol}_n"]
+    def sequence(symbol: str, index: str = "i") -> VGroup:
+        """Boxes for the vectors symbol_1, symbol_2, symbol_index, …, symbol_n of a sequence (indices: notation)."""
+        labels = [f"{symbol}_1", f"{symbol}_2", f"{symbol}_{index}", r"\cdots", f"{symbol}_n"]
         boxes = VGroup(*(LabelBox(formula(t, size=FORMULA), width=1.0) for t in labels))
         return notation(boxes.arrange(RIGHT, buff=0.4))
 

@@ -68,7 +68,7 @@ class MirrorScores(LessonScene):
             caption("break the mirror: one reason for three matrices", BODY),
         ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         panel = VGroup(rule, verdict, why).arrange(DOWN, aligned_edge=LEFT, buff=0.6)
-        fit_content(VGroup(grid, panel).arrange(RIGHT, buff=0.9))
+        fit_content(VGroup(grid, panel).arrange(RIGHT, buff=0.9), width=12.4)  # a margin each side, as elsewhere
         same = "same matrix for" if cs.same_query_key else "different matrices for"
         self.narrate(f"Look again at the scores of '{' '.join(tokens)}', made with the {same} W_Q and W_K.")
         self.play(FadeIn(grid), Write(rule))
