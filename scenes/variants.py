@@ -83,7 +83,13 @@ class MaskFuture(LessonScene):
         self.narrate("Softmax then shares each row among the words up to that one only.")
         self.play(FadeIn(heat.get_labels()), FadeIn(heat.get_caption()))
         self.play(LaggedStart(*(heat.fill_row(i) for i in range(len(tokens))), lag_ratio=0.3, run_time=2.0))
-        first, last = _frame(heat.get_row(0)), _frame(heat.get_row(len(tokens) - 1), palette.HEAT_LOW)
+        n = len(tokens)
+        hidden = [(i, j) for i in range(n) for j in range(i + 1, n)]  # masked: no weight at all, not a small one
+        self.play(
+            *(heat.get_cell(i, j).animate.set_fill(palette.MASKED) for i, j in hidden),
+            *(heat.get_row_digits(i)[j].animate.set_color(palette.MUTED) for i, j in hidden if len(heat.get_digits())),
+        )
+        first, last = _frame(heat.get_row(0), palette.HIGHLIGHT), _frame(heat.get_row(n - 1), palette.HIGHLIGHT)
         self.narrate(
             f"'{tokens[0]}' can only weigh itself, so its weight is 1; '{tokens[-1]}', the last word, "
             "sees the whole sentence, and its row is the same as without the mask."

@@ -20,6 +20,7 @@ MUTED = ManimColor("#9A9A9A")  # secondary text, grid lines, inactive items
 BACKGROUND = ManimColor("#111111")
 INK = ManimColor("#000000")  # dark text on a light cell (black keeps every cell at contrast >= 4.5)
 HIGHLIGHT = ManimColor("#F0E442")  # Okabe–Ito yellow: "look here" (frames, Indicate, a conclusion)
+MASKED = ManimColor("#2A2A2A")  # a masked cell of a weight grid: no weight at all, unlike a small one
 ALERT = ManimColor("#FF5F56")  # red: a warning (too large, too costly); vermillion read as the keys' orange
 
 # The old ramp's ends, kept because scenes use them as accents; they are not the colour map's ends.
