@@ -191,7 +191,7 @@ class FadeRecurrentSignal(LessonScene):
         cells = VGroup(*(LabelBox("s", width=0.9, height=0.6).next_to(t, DOWN, buff=0.35).set_y(0) for t in tokens))
         cells.set_y(tokens.get_bottom()[1] - 0.35 - cells.height / 2)  # one row, below the deepest descender
         links = VGroup(*(connect(a, b) for a, b in zip(cells, cells[1:], strict=False)))
-        self.narrate("A recurrent network reads a sentence one word at a time, passing a memory along.")
+        self.narrate("A recurrent network reads a sentence one word at a time, passing a memory along: its state, s.")
         baseline_y, full = -2.4, 2.4
         legend = caption(f'signal of\n"{rnn.tokens[rnn.source]}"', CAPTION, palette.HIGHLIGHT, font=SERIF)
         legend.move_to([tokens[0].get_x(), baseline_y + full / 2, 0])

@@ -50,6 +50,11 @@ from scenes.kit.layout import MAX_COLS, MAX_ROWS, SUBTITLE_TOP, TOP, below_title
 from scenes.kit.numbers import fmt
 
 
+def value_name(value, token: str) -> str:
+    """A value vector as its numbers when it is short enough to read in a row label, else by its token."""
+    return f"({', '.join(fmt(x) for x in value)})" if len(value) <= 3 else f"value of {token}"
+
+
 class SumValues(LessonScene):
     """Step 8: one token's output = its weights times the value vectors, added tip to tail."""
 
@@ -64,7 +69,9 @@ class SumValues(LessonScene):
         )
         weighted = LabelledMatrix(
             head.weighted_values[i],
-            row_labels=[f"{w} × value of {t}" for w, t in zip(map(fmt, head.weights[i]), tokens, strict=True)],
+            row_labels=[
+                f"{fmt(w)} × {value_name(v, t)}" for w, v, t in zip(head.weights[i], head.V, tokens, strict=True)
+            ],
             name=r"\text{weight} \times \text{value}",
             color=palette.VALUE,
             font_size=matrix_font(len(tokens)),
