@@ -67,7 +67,6 @@ def attend(x: Array, w_q: Array, w_k: Array, w_v: Array) -> Head:
     exp_scores = np.exp(scaled)
     weighted = weights[:, :, None] * v[None, :, :]
     q_norms, k_norms = np.linalg.norm(q, axis=1), np.linalg.norm(k, axis=1)
-    aligned = np.outer(q_norms, k_norms)
     return Head(
         W_q=w_q,
         W_k=w_k,
@@ -99,9 +98,6 @@ def attend(x: Array, w_q: Array, w_k: Array, w_v: Array) -> Head:
         key_norms=k_norms,
         qk_angles=query_angles(q, k),
         qk_degrees=np.degrees(np.abs(query_angles(q, k))),
-        aligned_dots=aligned,
-        orthogonal_dot=0.0,
-        opposite_dots=-aligned,
     )
 
 

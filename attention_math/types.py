@@ -58,9 +58,6 @@ class Head:
     key_norms: Array
     qk_angles: Array  # signed when d_k = 2, in [0, π] otherwise
     qk_degrees: Array  # |qk_angles| in degrees, as the scenes say them
-    aligned_dots: Array  # the score each pair would have pointing the same way
-    orthogonal_dot: float
-    opposite_dots: Array
 
 
 @dataclass(frozen=True)

@@ -54,8 +54,6 @@ from scenes.kit.numbers import fmt
 MAX_PAIRS = 4  # query-key pairs spelled out one by one before the whole grid
 NOTE_BUFF = 0.15  # between the plane and the note above it
 MIN_BAR_HEIGHT = 0.8  # shorter, and the bars' scale and value labels collide
-
-
 NAMED_KEYS = 6  # up to this many tokens every key is named; beyond, the two the narration compares
 
 
@@ -83,12 +81,11 @@ class AlignDotProducts(LessonScene):
                 for j in range(len(tokens))
             )
         )
-        closest = int(np.argmin(np.abs(head.qk_angles[0])))
-        named = range(len(tokens)) if len(tokens) <= NAMED_KEYS else {int(np.argmax(head.scores[0])), closest}
+        best, closest = int(np.argmax(head.scores[0])), int(np.argmin(np.abs(head.qk_angles[0])))
+        named = range(len(tokens)) if len(tokens) <= NAMED_KEYS else {best, closest}
         names = self.key_names(keys, tokens, named, [query, q_name])
         grow = [AnimationGroup(GrowArrow(k), FadeIn(n)) for k, n in zip(keys, names, strict=True)]
         self.play(LaggedStart(*grow, lag_ratio=0.15))
-        best = int(np.argmax(head.scores[0]))
         readout = self.readout(head, best).next_to(plane, RIGHT, buff=0.8).align_to(plane, UP)
         claim = largest_score(tokens, head.scores[0], head.qk_angles[0])
         self.narrate(claim.text)

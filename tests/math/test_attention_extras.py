@@ -34,7 +34,6 @@ def test_query_view_reproduces_the_scores():
     assert np.isclose(head.query_norms[0], np.sqrt(5))
     rebuilt = np.outer(head.query_norms, head.key_norms) * np.cos(head.qk_angles)
     assert np.allclose(rebuilt, head.scores)
-    assert np.allclose(head.opposite_dots, -head.aligned_dots)
 
 
 def test_query_view_angle_is_signed_in_two_dimensions():
