@@ -86,7 +86,7 @@ LESSON: list[Entry] = [
         ("softmax-gaps", "Softmax sees only the gaps", "score_details", "ReadGaps", ("scaling_demo",)),
         (
             "variance-explodes",
-            "Dot products explode with dimension",
+            "Dot products grow with dimension",
             "scaling",
             "ExplodeDotProducts",
             ("variance_demo",),

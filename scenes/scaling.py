@@ -1,4 +1,4 @@
-"""Chapter "Why divide by √d_k": dot products explode with dimension, softmax saturates, the fix."""
+"""Chapter "Why divide by √d_k": dot products grow with dimension, softmax saturates, the fix."""
 
 from __future__ import annotations
 
@@ -77,6 +77,11 @@ class ExplodeDotProducts(LessonScene):
         numbers = bar_labels(bars, [fmt(v, 1) for v in raw], palette.HEAT_HIGH)
         dims = row_under(bars, [fmt_int(d) for d in demo.dimensions], origin[1] - 0.35)
         dims_name = formula("d_k", size=TITLE).next_to(dims, LEFT, buff=0.4)
+        ratios = set(np.round(np.divide(demo.dimensions[1:], demo.dimensions[:-1]), 6))
+        ratio = ratios.pop() if len(ratios) == 1 else 1.0
+        if ratio > 1 and ratio == int(ratio):  # equal steps along the axis, not equal amounts: say by how much
+            step = caption(f"(×{fmt_int(int(ratio))} a step)", CAPTION, palette.MUTED, font=SERIF)
+            dims_name = VGroup(dims_name, step.next_to(dims, RIGHT, buff=0.4))
         axis_name = caption("variance of q·k", CAPTION, palette.MUTED, font=SERIF).next_to(axis, UP, buff=3.9)
         axis_name.align_to(axis, LEFT).align_to(numbers[-1], UP)
         self.narrate("A dot product adds up d k products. Give q and k random entries of variance one.")
