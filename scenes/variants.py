@@ -35,6 +35,7 @@ from scenes.kit import (
     TokenRow,
     caption,
     palette,
+    token_cell,
 )
 from scenes.kit.diagrams import LabelBox, connect
 from scenes.kit.layout import below_title, caption_band, fit_width
@@ -78,7 +79,7 @@ class MaskFuture(LessonScene):
             ),
             run_time=1.5,
         )
-        heat = Heatmap(m.weights, tokens, cell=min(1.15, 4.6 / len(tokens)), caption=True)
+        heat = Heatmap(m.weights, tokens, cell=token_cell(len(tokens)), caption=True)
         below_title(heat).to_edge(RIGHT, buff=0.6)
         self.narrate("Softmax then shares each row among the words up to that one only.")
         self.play(FadeIn(heat.get_labels()), FadeIn(heat.get_caption()))
@@ -177,9 +178,7 @@ class AttendAcross(LessonScene):
         """The cross weights: one row per decoder word, one column per encoder word, each row's top key marked."""
         cross = we.variants.cross
         assert cross is not None
-        heat = Heatmap(
-            cross.weights, cross.decoder_tokens, we.tokens, cell=min(1.15, 4.6 / len(we.tokens)), caption=True
-        )
+        heat = Heatmap(cross.weights, cross.decoder_tokens, we.tokens, cell=token_cell(len(we.tokens)), caption=True)
         below_title(heat).to_edge(LEFT, buff=1.4).shift(DOWN * 0.6)
         self.narrate("The weights form a grid with one row per decoder word and one column per encoder word.")
         self.swap(old, heat.get_labels(), heat.get_caption())

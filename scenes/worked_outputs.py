@@ -45,6 +45,7 @@ from scenes.kit import (
     notation,
     number,
     palette,
+    token_cell,
 )
 from scenes.kit.layout import MAX_COLS, MAX_ROWS, SUBTITLE_TOP, TOP, below_title, fit_width, matrix_font, token_matrix
 from scenes.kit.numbers import fmt
@@ -201,7 +202,7 @@ class CombineHeads(LessonScene):
 
     def quick_head(self, head: Head, tokens: list[str], n: int, rule: MathTex) -> None:
         """A glimpse of head ``n``: its weights heatmap, briefly."""
-        cell = min(1.15, 4.6 / len(tokens))  # 4 tokens: names stand upright
+        cell = token_cell(len(tokens))
         name = notation(caption(f"head {n + 1}: attention weights", BODY))
         weights = Heatmap(head.weights, tokens, cell=cell)
         room = 7.1 - 0.3 - rule.get_right()[0] - 0.8

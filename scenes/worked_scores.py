@@ -8,6 +8,8 @@ Steps 1–4 are in ``worked_projections.py``, steps 8–10 in ``worked_outputs.p
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import numpy as np
 from manim import (
     DOWN,
@@ -45,6 +47,7 @@ from scenes.kit import (
     caption,
     formula,
     palette,
+    token_cell,
 )
 from scenes.kit.base import READ_HOLD
 from scenes.kit.layout import GAP, MAX_ROWS, SUBTITLE_TOP, TOP, below_title, caption_band, fit_width, token_matrix
@@ -102,7 +105,7 @@ class AlignDotProducts(LessonScene):
         self.fill_scores(head, tokens, VGroup(plane, note, query, q_name, keys, names, readout))
 
     @staticmethod
-    def key_names(keys: VGroup, tokens: list[str], named, taken: list) -> VGroup:
+    def key_names(keys: VGroup, tokens: list[str], named: Collection[int], taken: list) -> VGroup:
         """The ``named`` keys' words at their tips, clear of the query and of each other (dim, as the keys are);
         an empty group for the others."""
         names = VGroup()
@@ -229,8 +232,7 @@ class NormalizeScores(LessonScene):
         return below_title(m).to_edge(LEFT, buff=0.4)
 
     def heatmap(self, head: Head, tokens: list[str]) -> Heatmap:
-        cell = min(1.15, 4.6 / len(tokens))  # 4 tokens: wide enough for their names to stand upright
-        return Heatmap(head.weights, tokens, cell=cell, caption=True)
+        return Heatmap(head.weights, tokens, cell=token_cell(len(tokens)), caption=True)
 
     def softmax_row(self, head: Head, tokens: list[str], i: int, scaled: LabelledMatrix) -> SoftmaxBars:
         """Exponentials as bars (their sum shown), then the same bars divided by that sum."""

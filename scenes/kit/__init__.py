@@ -2,7 +2,7 @@
 
 from .bars import SoftmaxBars
 from .base import LessonScene
-from .heatmap import CONVENTION, Heatmap
+from .heatmap import CONVENTION, Heatmap, token_cell
 from .legend import ColorScale
 from .matrices import LabelledMatrix, shown_indices
 from .numbers import Number
@@ -61,6 +61,7 @@ __all__ = [
     "TOKEN_FONT",
     "ColorScale",
     "Heatmap",
+    "token_cell",
     "LabelledMatrix",
     "LessonScene",
     "Number",

@@ -16,6 +16,12 @@ CONVENTION = "rows are queries · softmax runs along each row"
 ROOM = 1.5  # longest a turned column label may be before it is abbreviated
 
 
+def token_cell(columns: int) -> float:
+    """The cell side for a grid of ``columns`` tokens: wide enough for four tokens' names to stand upright
+    (a turned "I" reads as a dash), narrower as the sentence grows so the grid keeps to about 4.6 units."""
+    return min(1.15, 4.6 / columns)
+
+
 class Heatmap(VGroup):
     """A grid of weights in the lesson's colour map (dim for low, bright for high), tokens on both axes.
 
