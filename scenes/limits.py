@@ -14,6 +14,7 @@ from manim import (
     FadeIn,
     GrowFromCenter,
     LaggedStart,
+    ReplacementTransform,
     SurroundingRectangle,
     Text,
     Transform,
@@ -181,7 +182,10 @@ class GrowQuadratically(LessonScene):
             "Each comparison is a dot product d_k numbers long, in every head; the heads together hold d_model,"
             " so the scores cost order n squared times d_model."
         )
-        self.play(Write(order[0]), run_time=0.8)
+        per_head = formula(r"n^{2} \cdot d_k \cdot h", size=FORMULA).move_to(order[0])
+        self.play(Write(per_head), run_time=0.8)  # pairs, numbers per pair, heads: as the sentence counts them
+        self.wait(3)
+        self.play(ReplacementTransform(per_head, order[0]), run_time=0.8)  # d_k times h is d_model
         self.narrate(
             "The projections add order n times d_model squared: they cost more for short inputs, "
             "the n squared term wins once n passes d_model."

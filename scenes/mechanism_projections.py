@@ -51,6 +51,7 @@ class SeparateRoles(LessonScene):
             caption("Without projections, a word asks and answers with one vector.", LEAD, font=SERIF),
             formula(r"x_i \cdot x_j = x_j \cdot x_i", size=DISPLAY),
             caption("Every score is mirrored, and nothing in it can be learned.", LEAD, palette.MUTED),
+            caption("What a word looks for is what it offers.", LEAD, palette.MUTED),
         ).arrange(DOWN, buff=0.35)
         problem.next_to(title, DOWN, buff=0.7)
         self.narrate(
@@ -60,7 +61,9 @@ class SeparateRoles(LessonScene):
         self.play(Write(problem[1]))
         self.narrate("The scores would be symmetric: a pair scores the same both ways.")
         self.play(FadeIn(problem[2]))
-        self.narrate("And what a word looks for could never differ from what it offers to the others.")
+        self.narrate(
+            "And what a word looks for could never differ from what it offers to the others.", FadeIn(problem[3])
+        )
 
         word = TokenLabel('"I"', font_size=44)
         matrices = VGroup(
@@ -149,6 +152,7 @@ class GeneralizeAttention(LessonScene):
             "another writes the translation, its state s."
         )
         self.play(FadeIn(heading), FadeIn(states), FadeIn(roles[0]))
+        self.wait(6.5)  # the decoder comes in as the sentence reaches it
         self.play(FadeIn(decoder), FadeIn(roles[1]))
         context_sum = "For the word i it writes, a context vector C(i) is a weighted sum of the encoder states: "
         self.narrate(
@@ -273,11 +277,14 @@ class TrackShapes(LessonScene):
             "d_v is the length of each value vector."
         )
         self.play(FadeIn(sizes), Write(rows[0][0]))  # the opening frame: the sizes and the first product
+        self.wait(3)
+        self.play(FadeIn(rows[0][1][0]))  # X: n tokens, each d_model numbers long, as the sentence says
         for i, (row, (*_, line)) in enumerate(zip(rows, products, strict=True)):
             self.narrate(line)
             if i:
                 self.swap(rows[i - 1], row[0])
-            self.play(LaggedStart(*(FadeIn(part) for part in row[1]), lag_ratio=0.4), run_time=1.5)
+            parts = row[1][1:] if i == 0 else row[1]  # the first product's X is already there
+            self.play(LaggedStart(*(FadeIn(part) for part in parts), lag_ratio=0.4), run_time=1.5)
 
         self.narrate("For a batch of B sentences, the output is B by n by d v.")
         self.play(Write(batch), FadeIn(batch_sizes))

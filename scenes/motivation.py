@@ -89,9 +89,10 @@ class LocateAttention(LessonScene):
         note.match_y(layer[0])
         self.narrate("This lesson is about the first block: multi-head self-attention.")
         self.play(layer[0].animate.highlight(palette.HEAT_LOW), FadeIn(note, shift=RIGHT * 0.2))
-        self.play(Indicate(layer[0], color=palette.HEAT_LOW, scale_factor=1.05))
         self.narrate("It is where every token looks at every other token to decide what it means here.")
-        self.wait(2)
+        self.wait(1)
+        self.play(Indicate(layer[0], color=palette.HEAT_LOW, scale_factor=1.05))
+        self.wait(1)
         diagram = VGroup(column, arrows, block, repeat, note)
         uses = Card("What it is for", USES, palette.HEAT_LOW, width=4.6, font_size=BODY)
         self.narrate(
@@ -262,6 +263,9 @@ class ContrastEmbeddings(LessonScene):
         self.play(FadeIn(fixed.get_frame()), fixed.fill_in())
         self.play(FadeIn(headings[0]))
         self.wait(1.5)
+        named = fixed.row_frame(1)
+        self.play(Create(named))  # the row the sentence names
+        self.wait(1)
 
         self.narrate("Self-attention turns these fixed vectors into contextual ones, one per word.")
         self.play(arrow, FadeIn(step))
@@ -273,7 +277,7 @@ class ContrastEmbeddings(LessonScene):
             f'Each new row is a weighted mix of all the words\' vectors, shown here for "{tokens[0]}":'
             " how the weights are found, and what V is, comes later."
         )
-        self.play(fixed.highlight_row(0), contextual.highlight_row(0))
+        self.play(FadeOut(named), fixed.highlight_row(0), contextual.highlight_row(0))
         self.play(FadeIn(mix, shift=UP * 0.2))
         self.wait(3.5)
 

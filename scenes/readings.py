@@ -57,7 +57,9 @@ class ReadWeightRow(LessonScene):
         fit_width(block, 8.0).next_to(title, DOWN, buff=0.6).to_edge(LEFT, buff=0.8)
         said = ", ".join(in_words(tokens, row, 0)[:2])
         self.narrate(f"Read a row of weights in words. In head 1, '{tokens[0]}' gives {said}, and so on.")
-        self.play(FadeIn(heading), LaggedStart(*(FadeIn(line, shift=RIGHT * 0.2) for line in lines), lag_ratio=0.3))
+        self.play(FadeIn(heading))
+        self.wait(0.5)  # then the shares come in one by one, as they are read
+        self.play(LaggedStart(*(FadeIn(line, shift=RIGHT * 0.2) for line in lines), lag_ratio=0.6), run_time=4)
         total = caption(" + ".join(percent(w) for w in row) + f" = {percent(row.sum())}", BODY, palette.HIGHLIGHT)
         caption_band(fit_width(total, 12))
         self.narrate("Each share is a weight times 100: the row adds up to all of its attention.")

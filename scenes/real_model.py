@@ -29,6 +29,7 @@ from manim import (
 
 from attention_math.claims import alone_leaning, cosine_move, toy_match
 from scenes.kit import (
+    BODY,
     CELL,
     LABEL,
     TINY,
@@ -264,12 +265,17 @@ class TraceRealShift(LessonScene):
             zoom = self.zoom_in(rm, overview, plane)
         for k in range(len(rm.sentences)):
             self.show_sentence(rm, k, zoom, table)
-        moral = caption(f"one word, “{rm.focus}”: its sentence decides which meaning it is closer to", LABEL)
+        moral = VGroup(
+            caption(f"one word, “{rm.focus}”:", LABEL), caption("its sentence decides which meaning it is closer to", LABEL)
+        ).arrange(RIGHT, buff=0.15)
         self.narrate(
             f"The same word, moved by its context: in the model's full {rm.hidden_size}-dimensional space, "
             "the context decides which meaning it is closer to."
         )
-        self.play(FadeIn(moral.next_to(zoom, DOWN, buff=0.3).set_x(0)))
+        moral.next_to(zoom, DOWN, buff=0.3).set_x(0)
+        self.play(FadeIn(moral[0]))
+        self.wait(3)
+        self.play(FadeIn(moral[1]))  # the claim, as it is said
         self.wait(1.0)
 
     @staticmethod
@@ -304,8 +310,12 @@ class TraceRealShift(LessonScene):
             "attention, feed-forward and residual, all of them."
         )
         self.play(FadeIn(lines[1]), Create(plane))
+        flow = caption(f"“{rm.focus}” → {rm.layers} layers → one vector", BODY)
+        flow.next_to(plane, RIGHT, buff=0.6).shift(UP * 1.0)
+        self.wait(2.5)
+        self.play(FadeIn(flow, shift=RIGHT * 0.2))  # what is drawn, as the sentence says it
         self.narrate(f"It has {rm.hidden_size} numbers; to draw it, we flatten it to 2.")
-        self.play(FadeIn(lines[0]))
+        self.play(FadeIn(lines[0]), FadeOut(flow))
 
     def show_overview(self, rm: dict, plane: VectorPlane) -> VGroup:
         overview = VGroup(plane)

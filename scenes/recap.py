@@ -31,6 +31,7 @@ from scenes.kit import (
     notation,
     palette,
 )
+from scenes.kit.base import speaking_time
 from scenes.kit.layout import GAP, SUBTITLE_TOP, fit_width
 from scenes.kit.numbers import fmt, fmt_int
 
@@ -195,13 +196,18 @@ class QuizAttention(LessonScene):
             "v": palette.VALUE.to_hex(),
             "heat": palette.HEAT_HIGH.to_hex(),
         }
-        reply = caption(answer.format(**colours), BODY, font=SERIF, markup=True, line_spacing=1.1)
-        reply.next_to(timer, DOWN, buff=0.5)
+        lines = answer.format(**colours).split("\n")
+        reply = VGroup(*(caption(line, BODY, font=SERIF, markup=True) for line in lines))
+        reply.arrange(DOWN, aligned_edge=LEFT, buff=0.18).next_to(timer, DOWN, buff=0.5)
         self.narrate(question.replace("\n", " ") + " Pause and think.")
         self.play(FadeIn(card, shift=0.2 * DOWN), FadeIn(timer), run_time=0.8)
         self.finish_narration()
         self.play(timer.animate.scale(0.001, about_edge=LEFT), run_time=self.THINK_SECONDS, rate_func=linear)
-        self.narrate(said)
-        self.play(FadeOut(timer), FadeIn(reply, shift=0.2 * UP), run_time=0.8)
+        speaking = speaking_time(self.narrate(said))
+        self.play(FadeOut(timer), FadeIn(reply[0], shift=0.2 * UP), run_time=0.8)
+        between = max(0.0, speaking - 0.8) / len(reply) - 0.5
+        for line in reply[1:]:  # the answer line by line while it is said
+            self.wait(max(0.1, between))
+            self.play(FadeIn(line, shift=0.1 * UP), run_time=0.5)
         self.finish_narration()
         return VGroup(card, reply)

@@ -81,7 +81,11 @@ class MirrorScores(LessonScene):
         self.play(Create(_frame(a, palette.HIGHLIGHT)), Create(_frame(b, palette.HIGHLIGHT)))  # one pair, one colour
         self.play(FadeIn(verdict, shift=UP * 0.1))
         self.narrate(claim.text)
-        self.play(FadeIn(why[:3]))
+        self.play(FadeIn(why[0]))
+        self.wait(1)
+        self.play(FadeIn(why[2]))  # the two weights, as they are said
+        self.wait(2)
+        self.play(FadeIn(why[1]))  # ... then why they differ
         self.narrate("Learned projections with W_Q not equal to W_K break this mirror: one reason for three matrices.")
         self.play(FadeIn(why[3:]))
         self.wait(1.5)

@@ -110,11 +110,10 @@ class MaskFuture(LessonScene):
         """The two stacks of a translating Transformer: what the lesson built is the encoder's; the decoder's two."""
         figure = encoder_and_decoder_figure()
         encoder, decoder = figure[0]
-        self.narrate(
-            "Everything so far was an encoder: each word reads the whole sentence. "
-            "A translating Transformer also has a decoder, which writes the output."
-        )
-        self.play(FadeIn(encoder), FadeIn(decoder[0]), FadeIn(decoder[2]))
+        self.narrate("Everything so far was an encoder: each word reads the whole sentence.")
+        self.play(FadeIn(encoder))
+        self.narrate("A translating Transformer also has a decoder, which writes the output.")
+        self.play(FadeIn(decoder[0]), FadeIn(decoder[2]))
         self.narrate(
             "Its layers have two attention blocks: masked self-attention, then cross-attention to the encoder."
         )
@@ -188,7 +187,8 @@ class AttendAcross(LessonScene):
             "Each row's largest weight is framed. These toy weights are not trained:"
             " a trained translator learns to look at the words it is translating."
         )
-        self.play(*(Create(_frame(heat.get_cell(i, j), palette.TEXT)) for i, j in enumerate(best)))
+        frames = (Create(_frame(heat.get_cell(i, j), palette.TEXT)) for i, j in enumerate(best))
+        self.play(LaggedStart(*frames, lag_ratio=0.6), run_time=3)  # row by row: each row has its own largest
         link = VGroup(
             caption("the RNN translator's attention,", CAPTION, palette.MUTED),
             caption("now with Q, K and V:", CAPTION, palette.MUTED),
@@ -200,7 +200,11 @@ class AttendAcross(LessonScene):
             "This is the attention of the RNN translators, now with queries, keys and values: "
             "the decoder's state asks, and the encoder's states answer."
         )
-        self.play(FadeIn(link, shift=UP * 0.1))
+        self.play(FadeIn(link[:2], shift=UP * 0.1))
+        self.wait(2.5)
+        self.play(FadeIn(link[2], shift=UP * 0.1))  # each role as it is said
+        self.wait(1)
+        self.play(FadeIn(link[3], shift=UP * 0.1))
 
 
 class ShuffleTokens(LessonScene):

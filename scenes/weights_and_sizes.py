@@ -13,6 +13,7 @@ from manim import (
     FadeIn,
     FadeOut,
     FadeTransform,
+    Indicate,
     SurroundingRectangle,
     VGroup,
     Write,
@@ -110,7 +111,11 @@ class CompareSizes(LessonScene):
                 f"{model.name}: d_model {model.d_model}, {model.heads} heads, so d_k = {model.d_k} "
                 f"and the scores are divided by {fmt(model.sqrt_d_k)}."
             )
-            self.play(FadeIn(line, shift=RIGHT * 0.2))
+            self.play(FadeIn(line[:3], shift=RIGHT * 0.2))  # each number as it is said
+            self.wait(1.5)
+            self.play(FadeIn(line[3], shift=RIGHT * 0.2))
+            self.wait(1)
+            self.play(FadeIn(line[4], shift=RIGHT * 0.2))
         self.every_head_reads_all(rows[1], table)
         self.wait(1.5)
 
@@ -133,7 +138,7 @@ class CompareSizes(LessonScene):
         """Each head's W_Q is d_model × d_k: it reads the whole embedding; the outputs concatenate back."""
         lines = VGroup(
             caption(
-                f"each head's W<sub>q</sub> is {model.d_model} × {model.d_k}: it reads all {model.d_model} numbers",
+                f"each head's W<sub>Q</sub> is {model.d_model} × {model.d_k}: it reads all {model.d_model} numbers",
                 BODY,
                 markup=True,
             ),
@@ -145,6 +150,9 @@ class CompareSizes(LessonScene):
             f"so it reads all {model.d_model} numbers and writes {model.d_k}."
         )
         self.play(Write(lines[0]))
+        self.wait(1.5)
+        row = table[2]  # the model's line: where the W_Q's sizes come from
+        self.play(*(Indicate(row[k], color=palette.HIGHLIGHT) for k in (1, 3)), run_time=1.2)
         self.narrate(
             f"Only the outputs are split: {model.heads} heads of {model.d_k} concatenate back to {model.d_model}."
         )

@@ -83,8 +83,10 @@ class ShowEmbeddings(LessonScene):
         sentence = fit_width(sentence, 12)
         self.narrate("Now a whole layer, in seven steps. We start from a sentence.")
         self.play(LaggedStart(*(FadeIn(t, shift=DOWN * 0.2) for t in sentence), lag_ratio=0.2))
-        self.narrate("Each token is looked up as a vector of numbers: its embedding.")
-        self.wait(0.5)
+        self.narrate(
+            "Each token is looked up as a vector of numbers: its embedding.",
+            LaggedStart(*(Indicate(t, color=palette.HIGHLIGHT) for t in sentence), lag_ratio=0.3),
+        )
         matrix = token_matrix(x, tokens, "X", max_cols=8)
         brace = Brace(matrix.cells, DOWN, color=palette.MUTED)
         width = formula(rf"d_{{\text{{model}}}} = {we.d_model}", size=TITLE).next_to(brace, DOWN, buff=0.1)

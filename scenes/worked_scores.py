@@ -23,6 +23,7 @@ from manim import (
     FadeIn,
     FadeOut,
     GrowArrow,
+    Indicate,
     LaggedStart,
     ReplacementTransform,
     VGroup,
@@ -184,7 +185,9 @@ class AlignDotProducts(LessonScene):
             else:
                 self.play(LaggedStart(*(FadeIn(c) for c in cells), lag_ratio=0.15), run_time=0.5)
         self.narrate("Rows are queries, columns are keys: each row scores one query against every key.")
-        self.wait(2)
+        self.play(Indicate(grid.get_row_labels(), color=palette.QUERY, scale_factor=1.15), run_time=1.2)
+        self.play(Indicate(grid.get_column_labels(), color=palette.KEY, scale_factor=1.15), run_time=1.2)
+        self.wait(1)
 
 
 class NormalizeScores(LessonScene):

@@ -170,12 +170,13 @@ def test_real_model_scenes_follow_the_meaning_map_and_declare_their_sections():
     assert "worked_example" in by_class("ReadRealAttention").depends_on
 
 
-def test_shift_scene_shows_only_cosines_and_the_state_size():
+def test_shift_scene_shows_only_cosines_the_state_size_and_the_depth():
     from scenes.probe import numbers_shown, probe
 
     values = lesson_values(("real_model",)).real_model
     cosines = {round(c, 2) for case in [values.alone, *values.sentences] for c in case.cosines.values()}
-    assert numbers_shown(probe(by_class("TraceRealShift"))) <= cosines | {float(values.hidden_size)}
+    sizes = {float(values.hidden_size), float(values.layers)}
+    assert numbers_shown(probe(by_class("TraceRealShift"))) <= cosines | sizes
 
 
 def test_fingerprint_follows_the_content_of_a_file_a_section_names(tmp_path):
