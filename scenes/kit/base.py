@@ -29,7 +29,10 @@ VOICE_ENV = "ATTENTION_VOICE"  # hibari, piper, espeak or none: the narration's 
 VOICE_CACHE_ENV = "ATTENTION_VOICE_CACHE"  # where speech is cached (default: media/voice)
 NARRATION_ENV = "ATTENTION_NARRATION"  # the JSON file the scene lists its spoken sentences in
 
-WORDS_PER_SECOND = 2.6  # comfortable reading speed for subtitles, without a voice
+#: Without a voice, a sentence shows as long as the default voice takes to say it (hibari at the lesson's
+#: pace: 0.077 s per character of the spoken form over the lesson's 291 subtitles, 0.5 s rms off), so a
+#: silent lesson keeps the voiced lesson's pace and length.
+SECONDS_PER_SPOKEN_CHARACTER = 0.077
 PAUSE = 0.6  # seconds of silence after each spoken sentence
 READ_HOLD = 2.0  # ... after a sentence during which a new figure (matrix, heatmap, chart) came in: time to read it
 
@@ -91,8 +94,9 @@ class LessonScene(Scene):
 
         With a voice, the subtitle lasts as long as the speech, and the next sentence starts a
         short pause after it; ``spoken`` replaces the derived spoken form where a rule cannot know
-        how to read the text. Without one, ``text`` shows for ``duration`` seconds (default: its
-        reading time). Returns the seconds until the next sentence may start.
+        how to read the text. Without one, ``text`` shows for as long as the default voice would
+        take to say it, and the same pause follows. ``duration`` makes a voiced step last at least that
+        long, and a silent one exactly that long. Returns the seconds until the next sentence may start.
         """
         self.finish_narration()
         self.hold_to_read()
@@ -103,11 +107,14 @@ class LessonScene(Scene):
         if self.speaker:
             speech = self.speaker.say(self.said[-1])
             self.spoken.append({"start": self.time, "wav": str(speech.wav), "text": text})
-            self.add_subcaption(text, duration=speech.seconds)
-            seconds = max(speech.seconds + PAUSE, duration or 0.0)
+            speaking = speech.seconds
+            seconds = max(speaking + PAUSE, duration or 0.0)
+        elif duration is not None:  # a step of fixed length
+            speaking = seconds = duration
         else:
-            seconds = duration if duration is not None else max(2.0, len(text.split()) / WORDS_PER_SECOND)
-            self.add_subcaption(text, duration=seconds)
+            speaking = len(self.said[-1]) * SECONDS_PER_SPOKEN_CHARACTER
+            seconds = speaking + PAUSE
+        self.add_subcaption(text, duration=speaking)
         self.narration_ends = self.time + seconds
         if animations:
             self.play(*animations, run_time=speaking_time(seconds))

@@ -240,6 +240,23 @@ def test_the_voices_speak_at_a_learners_pace(tmp_path: Path, voice: str) -> None
     assert 110 <= 60 * words / seconds <= 150
 
 
+def test_without_a_voice_a_sentence_lasts_as_long_as_the_default_voice_says_it(tmp_path: Path) -> None:
+    """A silent lesson keeps the voiced lesson's pace and length: each subtitle shows as long as hibari takes
+    to say it (within a third, and within 10 % over the sentences), so it too runs at a learner's pace."""
+    from attention_math import DEFAULT_EXAMPLE, load_example
+    from attention_math.claims import lesson_claims
+    from attention_math.values import compute
+    from scenes.kit.base import SECONDS_PER_SPOKEN_CHARACTER
+
+    claims = lesson_claims(compute(load_example(DEFAULT_EXAMPLE)))
+    sentences = [spoken(claim.text) for made in claims.values() for claim in made][:12]
+    speaker = Speaker("hibari", tmp_path)
+    said = np.array([speaker.say(s).seconds for s in sentences])
+    silent = np.array([len(s) * SECONDS_PER_SPOKEN_CHARACTER for s in sentences])
+    assert np.all(np.abs(silent / said - 1) < 1 / 3)
+    assert abs(silent.sum() / said.sum() - 1) < 0.1
+
+
 def test_the_shared_service_says_a_sentence_as_a_scenes_own_synthesizer_does(tmp_path: Path, monkeypatch) -> None:
     """render.py's one synthesizer for all workers (a Unix socket) gives the same samples as a scene's own,
     and a speaker that cannot reach it starts its own."""
