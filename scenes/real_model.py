@@ -266,7 +266,8 @@ class TraceRealShift(LessonScene):
         for k in range(len(rm.sentences)):
             self.show_sentence(rm, k, zoom, table)
         moral = VGroup(
-            caption(f"one word, “{rm.focus}”:", LABEL), caption("its sentence decides which meaning it is closer to", LABEL)
+            caption(f"one word, “{rm.focus}”:", LABEL),
+            caption("its sentence decides which meaning it is closer to", LABEL),
         ).arrange(RIGHT, buff=0.15)
         self.narrate(
             f"The same word, moved by its context: in the model's full {rm.hidden_size}-dimensional space, "

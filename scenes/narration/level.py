@@ -10,7 +10,7 @@ import wave
 from pathlib import Path
 
 import numpy as np
-from scipy.signal import lfilter
+from scipy.signal import lfilter, resample_poly
 
 SENTENCE_LUFS = -23.0  # each sentence; the clip is raised to -16 LUFS with a limiter afterwards (render/soundtrack)
 BLOCK, STEP = 0.4, 0.1  # seconds: BS.1770's gating blocks, overlapping by 75 %
@@ -59,13 +59,23 @@ def read(wav: Path) -> tuple[np.ndarray, int]:
         return np.frombuffer(audio.readframes(audio.getnframes()), "<i2") / 32768.0, audio.getframerate()
 
 
+def write(wav: Path, samples: np.ndarray, rate: int) -> None:
+    """``samples`` (floats, clipped to [-1, 1)) as a 16-bit mono WAV."""
+    scaled = np.clip(samples, -1.0, 32767 / 32768) * 32768.0
+    with wave.open(str(wav), "wb") as audio:
+        audio.setnchannels(1)
+        audio.setsampwidth(2)
+        audio.setframerate(rate)
+        audio.writeframes(np.round(scaled).astype("<i2").tobytes())
+
+
+def resampled(samples: np.ndarray, rate: int, to: int) -> np.ndarray:
+    return samples if rate == to else resample_poly(samples, to, rate)
+
+
 def level(wav: Path, target: float = SENTENCE_LUFS) -> None:
     """Scale a 16-bit mono WAV in place to ``target`` LUFS (left as it is when it has no measurable loudness)."""
     samples, rate = read(wav)
     measured = loudness(samples, rate)
-    if measured is None:
-        return
-    scaled = np.clip(samples * 10 ** ((target - measured) / 20), -1.0, 32767 / 32768) * 32768.0
-    with wave.open(str(wav), "wb") as audio:
-        audio.setnchannels(1), audio.setsampwidth(2), audio.setframerate(rate)
-        audio.writeframes(np.round(scaled).astype("<i2").tobytes())
+    if measured is not None:
+        write(wav, samples * 10 ** ((target - measured) / 20), rate)
