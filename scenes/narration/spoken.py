@@ -16,13 +16,23 @@ _TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eigh
 _SCALES = ((10**12, "trillion"), (10**9, "billion"), (10**6, "million"), (10**3, "thousand"))
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 _LETTERS, _SUBSCRIPT_LETTERS = "aeoxhijklmnprstuv", "ₐₑₒₓₕᵢⱼₖₗₘₙₚᵣₛₜᵤᵥ"  # letters with a Unicode subscript
-_SUBSCRIPTS, _TO_SUBSCRIPT = str.maketrans(_SUBSCRIPT_LETTERS, _LETTERS), str.maketrans(_LETTERS, _SUBSCRIPT_LETTERS)
+_SUBSCRIPT_SIGNS = "₀₁₂₃₄₅₆₇₈₉₋₊"  # sᵢ₋₁
+_SUBSCRIPTS = str.maketrans(  # each its own word: αᵢⱼ is "alpha i j"
+    {sub: f" {plain} " for sub, plain in zip(_SUBSCRIPT_LETTERS, _LETTERS, strict=True)}
+    | {sub: f" {digit} " for digit, sub in enumerate(_SUBSCRIPT_SIGNS[:10])}
+    | {"₋": " minus ", "₊": " plus "}
+)
+_TO_SUBSCRIPT = str.maketrans(_LETTERS, _SUBSCRIPT_LETTERS)
 _WRITTEN = re.compile(rf"(?<![A-Za-z])([a-z])_\{{?([{_LETTERS}])\}}?(?![A-Za-z0-9])")
 _UNITS = {"%": "percent", "KB": "kilobytes", "MB": "megabytes", "GB": "gigabytes", "TB": "terabytes"}
 
 #: Whole words and symbols, replaced before numbers are read (longest first where they overlap).
 _NOTATION = [
-    (rf"([A-Za-z])([{_SUBSCRIPT_LETTERS}]+)", lambda m: f"{m.group(1)} {m.group(2).translate(_SUBSCRIPTS)}"),  # dₖ
+    (r"α", "alpha"),  # αᵢⱼ: alpha i j
+    (  # dₖ, sᵢ₋₁
+        rf"([A-Za-z])([{_SUBSCRIPT_LETTERS}{_SUBSCRIPT_SIGNS}]+)",
+        lambda m: " ".join(f"{m.group(1)} {m.group(2).translate(_SUBSCRIPTS)}".split()),
+    ),
     (r"√\(?([A-Za-z0-9_]+)\)?", r" the square root of \1 "),
     (r"QKᵀ", " Q K transpose "),
     (r"([A-Za-z])ᵀ", r" \1 transpose "),

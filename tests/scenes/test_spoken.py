@@ -33,6 +33,8 @@ def test_numbers_are_read_as_numbers(text, said):
         ("divide by √d_k", "divide by the square root of d k"),
         ("divide by √dₖ", "divide by the square root of d k"),  # a Unicode subscript, as captions write it
         ("qᵢ · kⱼ", "q i times k j"),
+        ("the state sᵢ₋₁", "the state s i minus one"),  # subtitles set the RNN's previous state so
+        ("αᵢⱼ is its weight", "alpha i j is its weight"),
         ("√4 = 2", "the square root of four equals two"),
         ("Q = X · W_q", "Q equals X times W q"),
         ("the dot product q·k", "the dot product q dot k"),
