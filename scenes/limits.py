@@ -12,9 +12,9 @@ from manim import (
     DashedLine,
     Dot,
     FadeIn,
+    FadeOut,
     GrowFromCenter,
     LaggedStart,
-    ReplacementTransform,
     SurroundingRectangle,
     Text,
     Transform,
@@ -182,10 +182,14 @@ class GrowQuadratically(LessonScene):
             "Each comparison is a dot product d_k numbers long, in every head; the heads together hold d_model,"
             " so the scores cost order n squared times d_model."
         )
-        per_head = formula(r"n^{2} \cdot d_k \cdot h", size=FORMULA).move_to(order[0])
-        self.play(Write(per_head), run_time=0.8)  # pairs, numbers per pair, heads: as the sentence counts them
-        self.wait(3)
-        self.play(ReplacementTransform(per_head, order[0]), run_time=0.8)  # d_k times h is d_model
+        per_head = formula(r"n^{2} \cdot d_k", r"\cdot h", size=FORMULA).move_to(order[0])
+        heads = formula(r"h \cdot d_k = d_{model}", size=FORMULA, color=palette.MUTED)
+        heads.next_to(per_head, RIGHT, buff=0.8)
+        self.play(Write(per_head[0]), run_time=0.8)  # pairs, numbers per pair, heads: as the sentence counts them
+        self.on_words("in every head", Write(per_head[1]), run_time=0.6)
+        self.on_words("the heads together", FadeIn(heads), run_time=0.6)
+        self.on_words("so the scores", FadeOut(per_head), FadeOut(heads), run_time=0.4)
+        self.play(FadeIn(order[0]), run_time=0.4)
         self.narrate(
             "The projections add order n times d_model squared: they cost more for short inputs, "
             "the n squared term wins once n passes d_model."

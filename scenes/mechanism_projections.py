@@ -10,13 +10,14 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    AnimationGroup,
     FadeIn,
     FadeOut,
+    FadeTransform,
     GrowArrow,
     Indicate,
     LaggedStart,
     ReplacementTransform,
-    TransformMatchingTex,
     VGroup,
     Write,
 )
@@ -91,6 +92,10 @@ class SeparateRoles(LessonScene):
 
         self.narrate("So we project each word into three roles, with three learned matrices.")
         self.play(FadeOut(problem), FadeIn(word))
+        self.on_words(
+            "three learned",
+            LaggedStart(*(AnimationGroup(GrowArrow(arrows[i]), FadeIn(matrices[i])) for i in range(3)), lag_ratio=0.4),
+        )
         for i, said in enumerate(
             (
                 'As a query, "I" is a subject looking for a verb.',
@@ -99,9 +104,7 @@ class SeparateRoles(LessonScene):
             )
         ):
             self.narrate(said)
-            self.play(GrowArrow(arrows[i]), FadeIn(matrices[i]))
             self.play(GrowArrow(arrows[3 + i]), FadeIn(cards[i], shift=RIGHT * 0.2))
-            self.wait(1.5)
 
         takeaway = caption("The three projections are learned: they decide how words relate.", BODY, font=SERIF)
         caption_band(takeaway)
@@ -152,22 +155,24 @@ class GeneralizeAttention(LessonScene):
             "another writes the translation, its state s."
         )
         self.play(FadeIn(heading), FadeIn(states), FadeIn(roles[0]))
-        self.wait(6.5)  # the decoder comes in as the sentence reaches it
-        self.play(FadeIn(decoder), FadeIn(roles[1]))
+        self.on_words("another writes", FadeIn(decoder), FadeIn(roles[1]))
         context_sum = "For the word i it writes, a context vector C(i) is a weighted sum of the encoder states: "
         self.narrate(
             context_sum + "αᵢⱼ is the weight it gives source word j.",
             spoken=context_sum + "alpha i j is the weight it gives source word j.",
         )
         self.play(GrowArrow(query), FadeIn(context), LaggedStart(*map(GrowArrow, weights)))
-        self.play(Write(rule))
+        self.on_words("a weighted sum", Write(rule[0]))
         self.narrate(
             "The weights are a softmax of scores between the decoder's state before word i, sᵢ₋₁, "
             "and each encoder state.",
             spoken="The weights are a softmax of scores between the decoder's state before word i, s i minus one, "
             "and each encoder state.",
         )
-        self.play(LaggedStart(*(Indicate(w, color=palette.HIGHLIGHT) for w in weights), lag_ratio=0.3))
+        self.play(Write(rule[1]))
+        self.on_words(
+            "each encoder", LaggedStart(*(Indicate(w, color=palette.HIGHLIGHT) for w in weights), lag_ratio=0.3)
+        )
 
         own = self.sequence("x").move_to(states)
         output = LabelBox(formula("z_i", size=FORMULA), color=palette.HEAT_LOW).move_to(context)
@@ -189,9 +194,9 @@ class GeneralizeAttention(LessonScene):
             ReplacementTransform(context, output),
             FadeOut(VGroup(decoder, query, roles)),
         )
-        self.play(own[2].animate.highlight(palette.QUERY), TransformMatchingTex(rule, new_rule))
+        self.on_words("by a dot product", own[2].animate.highlight(palette.QUERY), FadeTransform(rule[1], new_rule[1]))
         self.narrate("The output z_i is the same weighted sum, now over the sequence's own vectors.")
-        self.play(Indicate(output, color=palette.HIGHLIGHT))
+        self.play(FadeTransform(rule[0], new_rule[0]), Indicate(output, color=palette.HIGHLIGHT))
 
         lack = VGroup(
             caption("nothing of its own to learn, and", BODY, palette.MUTED, font=SERIF),
@@ -276,13 +281,14 @@ class TrackShapes(LessonScene):
             "Let us follow the shapes, with the worked example's sizes: n tokens, each d_model numbers long. "
             "d_v is the length of each value vector."
         )
-        self.play(FadeIn(sizes), Write(rows[0][0]))  # the opening frame: the sizes and the first product
-        self.wait(3)
-        self.play(FadeIn(rows[0][1][0]))  # X: n tokens, each d_model numbers long, as the sentence says
+        self.play(FadeIn(sizes), FadeIn(rows[0][1][0]))  # the opening frame: the sizes, and X
+        self.on_words("n tokens", Indicate(rows[0][1][0], color=palette.HIGHLIGHT))  # n tokens, d_model numbers each
         for i, (row, (*_, line)) in enumerate(zip(rows, products, strict=True)):
             self.narrate(line)
             if i:
                 self.swap(rows[i - 1], row[0])
+            else:
+                self.play(Write(row[0]))
             parts = row[1][1:] if i == 0 else row[1]  # the first product's X is already there
             self.play(LaggedStart(*(FadeIn(part) for part in parts), lag_ratio=0.4), run_time=1.5)
 

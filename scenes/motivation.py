@@ -262,10 +262,8 @@ class ContrastEmbeddings(LessonScene):
         )
         self.play(FadeIn(fixed.get_frame()), fixed.fill_in())
         self.play(FadeIn(headings[0]))
-        self.wait(1.5)
         named = fixed.row_frame(1)
-        self.play(Create(named))  # the row the sentence names
-        self.wait(1)
+        self.on_words(f'"{tokens[1]}" gets', Create(named))
 
         self.narrate("Self-attention turns these fixed vectors into contextual ones, one per word.")
         self.play(arrow, FadeIn(step))

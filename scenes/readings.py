@@ -4,7 +4,20 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, LaggedStart, SurroundingRectangle, VGroup, Write
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    AnimationGroup,
+    Create,
+    FadeIn,
+    FadeOut,
+    LaggedStart,
+    SurroundingRectangle,
+    VGroup,
+    Write,
+)
 
 from scenes.kit import (
     BODY,
@@ -58,8 +71,8 @@ class ReadWeightRow(LessonScene):
         said = ", ".join(in_words(tokens, row, 0)[:2])
         self.narrate(f"Read a row of weights in words. In head 1, '{tokens[0]}' gives {said}, and so on.")
         self.play(FadeIn(heading))
-        self.wait(0.5)  # then the shares come in one by one, as they are read
-        self.play(LaggedStart(*(FadeIn(line, shift=RIGHT * 0.2) for line in lines), lag_ratio=0.6), run_time=4)
+        shares = LaggedStart(*(FadeIn(line, shift=RIGHT * 0.2) for line in lines), lag_ratio=0.6)
+        self.on_words(f"'{tokens[0]}' gives", shares, run_time=3)  # the shares one by one, as they are read
         total = caption(" + ".join(percent(w) for w in row) + f" = {percent(row.sum())}", BODY, palette.HIGHLIGHT)
         caption_band(fit_width(total, 12))
         self.narrate("Each share is a weight times 100: the row adds up to all of its attention.")
@@ -81,16 +94,18 @@ class ReadWeightRow(LessonScene):
         fit_width(charts.arrange(RIGHT, buff=1.5), 13).move_to(UP * 0.2)
         tops = [int(np.argmax(head.weights[i])) for head in heads[:2]]
         said = ", and in ".join(f"head {n + 1} to '{tokens[t]}'" for n, t in enumerate(tops))
+        axes = [AnimationGroup(FadeIn(c[0]), FadeIn(VGroup(c[1].baseline, c[1].get_labels()))) for c in charts]
         if len(tops) > 1:
             self.narrate(f"Now the row of '{tokens[i]}', in head 1 and in a second head, with matrices of its own.")
             self.play(FadeOut(left))
+            self.play(*axes)  # each head's chart, empty, as the sentence names the heads
             self.narrate(f"The largest share goes in {said}. A later step joins the two heads.")
         else:
             self.narrate(f"Now the row of '{tokens[i]}'. The largest share goes in {said}.")
             self.play(FadeOut(left))
+            self.play(*axes)
         for chart, top in zip(charts, tops, strict=True):
             bars = chart[1]
-            self.play(FadeIn(chart[0]), FadeIn(VGroup(bars.baseline, bars.get_labels())))
             self.play(bars.grow(run_time=1.0))
             marked = VGroup(bars.get_bars()[top], bars.get_numbers()[top])  # the bar and its value, both clear
             self.play(Create(SurroundingRectangle(marked, color=palette.HIGHLIGHT, buff=0.08)))

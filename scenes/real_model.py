@@ -342,12 +342,12 @@ class TraceRealShift(LessonScene):
     def show_alone(self, rm: dict, overview: VGroup, plane: VectorPlane, table: ShiftTable) -> None:
         alone = mark(plane.c2p(*rm.alone.point), rm.focus, palette.TEXT, self.obstacles)
         overview.add(alone)
-        self.narrate(alone_leaning(rm.focus, rm.alone.cosines).text)
-        self.play(FadeIn(alone, scale=1.5))
-        self.narrate(
+        self.narrate(  # defined before its numbers are read
             "To compare meanings, we use the cosine: the dot product over both lengths, 1 for the same direction."
         )
-        self.play(FadeIn(table.title), FadeIn(table.header), *table.reveal(0))
+        self.play(FadeIn(table.title), FadeIn(table.header))
+        self.narrate(alone_leaning(rm.focus, rm.alone.cosines).text)
+        self.play(FadeIn(alone, scale=1.5), *table.reveal(0))
 
     def zoom_in(self, rm: dict, overview: VGroup, plane: VectorPlane) -> VGroup:
         points = np.vstack([rm.alone.point, *(s.point for s in rm.sentences)])

@@ -62,8 +62,8 @@ class MirrorScores(LessonScene):
         claim = mirrored(tokens, cs.scores, cs.weights)
         why = VGroup(
             caption("the scores mirror, the weights need not:", BODY, palette.MUTED),
-            caption("softmax normalises each row on its own", BODY, palette.MUTED),
             self.weight_pair(tokens, cs.weights, claim.about),
+            caption("softmax normalises each row on its own", BODY, palette.MUTED),
             caption("learned, different W for queries and keys", BODY),
             caption("break the mirror: one reason for three matrices", BODY),
         ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
@@ -82,10 +82,11 @@ class MirrorScores(LessonScene):
         self.play(FadeIn(verdict, shift=UP * 0.1))
         self.narrate(claim.text)
         self.play(FadeIn(why[0]))
-        self.wait(1)
-        self.play(FadeIn(why[2]))  # the two weights, as they are said
-        self.wait(2)
-        self.play(FadeIn(why[1]))  # ... then why they differ
+        if claim.about:  # the two weights, then why they differ, as they are said
+            self.on_words("gives", FadeIn(why[1]))
+            self.on_words("Each row", FadeIn(why[2]))
+        else:
+            self.play(FadeIn(why[2]))
         self.narrate("Learned projections with W_Q not equal to W_K break this mirror: one reason for three matrices.")
         self.play(FadeIn(why[3:]))
         self.wait(1.5)

@@ -201,10 +201,8 @@ class AttendAcross(LessonScene):
             "the decoder's state asks, and the encoder's states answer."
         )
         self.play(FadeIn(link[:2], shift=UP * 0.1))
-        self.wait(2.5)
-        self.play(FadeIn(link[2], shift=UP * 0.1))  # each role as it is said
-        self.wait(1)
-        self.play(FadeIn(link[3], shift=UP * 0.1))
+        self.on_words("the decoder's state asks", FadeIn(link[2], shift=UP * 0.1))  # each role as it is said
+        self.on_words("the encoder's states", FadeIn(link[3], shift=UP * 0.1))
 
 
 class ShuffleTokens(LessonScene):

@@ -111,11 +111,10 @@ class CompareSizes(LessonScene):
                 f"{model.name}: d_model {model.d_model}, {model.heads} heads, so d_k = {model.d_k} "
                 f"and the scores are divided by {fmt(model.sqrt_d_k)}."
             )
-            self.play(FadeIn(line[:3], shift=RIGHT * 0.2))  # each number as it is said
-            self.wait(1.5)
-            self.play(FadeIn(line[3], shift=RIGHT * 0.2))
-            self.wait(1)
-            self.play(FadeIn(line[4], shift=RIGHT * 0.2))
+            self.play(FadeIn(line[:2], shift=RIGHT * 0.2))  # each number as it is said
+            self.on_words(f"{model.heads} heads", FadeIn(line[2], shift=RIGHT * 0.2))
+            self.on_words(f"= {model.d_k} ", FadeIn(line[3], shift=RIGHT * 0.2))
+            self.on_words("divided by", FadeIn(line[4], shift=RIGHT * 0.2))
         self.every_head_reads_all(rows[1], table)
         self.wait(1.5)
 
@@ -157,5 +156,5 @@ class CompareSizes(LessonScene):
             f"Only the outputs are split: {model.heads} heads of {model.d_k} concatenate back to {model.d_model}."
         )
         self.play(FadeIn(lines[1]))
-        note = caption("sizes: the 2017 paper's base model; MiniLM from the model-data file", SMALL, palette.MUTED)
+        note = caption("sizes: the 2017 paper's base model; MiniLM as the lesson ran it", SMALL, palette.MUTED)
         self.play(FadeIn(caption_band(notation(note)).to_edge(LEFT, buff=0.4)))

@@ -85,7 +85,7 @@ class ShowEmbeddings(LessonScene):
         self.play(LaggedStart(*(FadeIn(t, shift=DOWN * 0.2) for t in sentence), lag_ratio=0.2))
         self.narrate(
             "Each token is looked up as a vector of numbers: its embedding.",
-            LaggedStart(*(Indicate(t, color=palette.HIGHLIGHT) for t in sentence), lag_ratio=0.3),
+            LaggedStart(*(Indicate(t, color=palette.HIGHLIGHT, scale_factor=1) for t in sentence), lag_ratio=0.3),
         )
         matrix = token_matrix(x, tokens, "X", max_cols=8)
         brace = Brace(matrix.cells, DOWN, color=palette.MUTED)

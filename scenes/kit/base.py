@@ -61,6 +61,7 @@ class LessonScene(Scene):
     entry: Entry
     values: LessonValues
     narration_ends: float = 0.0
+    saying: tuple[str, float, float] = ("", 0.0, 0.0)  # the current subtitle, when it started, how long it is said
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("camera_class", LessonCamera)  # images composited over their own box
@@ -115,10 +116,20 @@ class LessonScene(Scene):
             speaking = len(self.said[-1]) * SECONDS_PER_SPOKEN_CHARACTER
             seconds = speaking + PAUSE
         self.add_subcaption(text, duration=speaking)
+        self.saying = (text, self.time, speaking)
         self.narration_ends = self.time + seconds
         if animations:
             self.play(*animations, run_time=speaking_time(seconds))
         return seconds
+
+    def on_words(self, words: str, *animations: Any, **kwargs: Any) -> None:
+        """Play ``animations`` as the current sentence reaches ``words``: at their share of its characters, times
+        the time it is said (speech runs nearly even in characters), so a thing comes in as it is named."""
+        text, start, speaking = self.saying
+        if words not in text:
+            raise ValueError(f"{words!r} is not in the sentence {text!r}")
+        self.wait_until(start + speaking * text.index(words) / len(text))
+        self.play(*animations, **kwargs)
 
     def finish_narration(self) -> None:
         """Wait until the current subtitle has been on screen for its whole duration."""

@@ -94,6 +94,26 @@ def test_a_new_figure_earns_a_quiet_hold_before_the_next_sentence() -> None:
     assert starts[2] - starts[1] == pytest.approx(2.0, abs=1 / 15)
 
 
+def test_a_thing_comes_in_as_the_sentence_names_it() -> None:
+    """on_words starts its animation at the words' share of the sentence's characters, times its speech."""
+    sentence = "First a few words, and then the square comes in."
+
+    class LocateAttention(LessonScene):  # borrows that lesson entry, as the scene above does
+        def construct(self) -> None:
+            self.show_title()
+            self.narrate(sentence, duration=4)
+            self.started = self.time
+            self.on_words("the square", FadeIn(Square()), run_time=0.5)
+            self.faded = self.time - 0.5
+            with pytest.raises(ValueError, match="not in the sentence"):
+                self.on_words("a circle", FadeIn(Circle()))
+
+    scene = played_with(LocateAttention, "play", lambda original: original)
+    named = scene.started + 4 * sentence.index("the square") / len(sentence)
+    assert 0 <= scene.faded - named <= 1 / 15  # on the next whole frame
+    assert scene.faded - scene.started > 2.0  # past the middle of the sentence, not at its start
+
+
 def test_the_quiz_leaves_time_to_think_after_each_question() -> None:
     """After "Pause and think." the answer comes only when a 4-second silence (the timer) has passed."""
     from scenes.recap import QuizAttention
