@@ -66,7 +66,7 @@ def mix(cues: list[Cue], duration: float, target: Path) -> tuple[Path, float | N
     at the voice's rate), and its integrated loudness as the stereo track plays it (``None`` for silence).
 
     Mixed in numpy: an ffmpeg pass (every sentence resampled, mixed and metered at 48 kHz stereo) took
-    20 s of the whole lesson's cold render; this takes about one.
+    20 s of the whole lesson's cold render, this 4 s.
     """
     try:
         speech = [(cue.start, *read(cue.wav)) for cue in cues]
