@@ -17,6 +17,7 @@ from manim import (
     GrowArrow,
     Indicate,
     LaggedStart,
+    ManimColor,
     ReplacementTransform,
     VGroup,
     Write,
@@ -242,30 +243,34 @@ class TrackShapes(LessonScene):
             rf"n = {T} \text{{ tokens}},\quad d_{{model}} = {d_model},\quad d_k = {d_k},\quad d_v = {d_v}", size=READOUT
         )
         sizes.scale(0.8).next_to(title, DOWN, buff=0.3)
+        length = {"n": T, "d_{model}": d_model, "d_k": d_k, "d_v": d_v}
+
+        def block(rows: str, cols: str, name: str, color: ManimColor) -> ShapeBlock:
+            return ShapeBlock(length[rows], length[cols], name, color, unit, sides=(rows, cols))
 
         products = (
             (
                 r"Q = X W_{Q}",
                 r"(n \times d_{model})(d_{model} \times d_k) \to n \times d_k",
-                ShapeBlock(T, d_model, "X", palette.TEXT, unit),
-                ShapeBlock(d_model, d_k, "W_{Q}", palette.QUERY, unit),
-                ShapeBlock(T, d_k, "Q", palette.QUERY, unit),
+                block("n", "d_{model}", "X", palette.TEXT),
+                block("d_{model}", "d_k", "W_{Q}", palette.QUERY),
+                block("n", "d_k", "Q", palette.QUERY),
                 "Projecting: n by d model times d model by d k gives n by d k. Keys and values alike.",
             ),
             (
                 r"Q K^{T}",
                 r"(n \times d_k)(d_k \times n) \to n \times n",
-                ShapeBlock(T, d_k, "Q", palette.QUERY, unit),
-                ShapeBlock(d_k, T, "K^T", palette.KEY, unit),
-                ShapeBlock(T, T, "QK^T", palette.HEAT_LOW, unit),
+                block("n", "d_k", "Q", palette.QUERY),
+                block("d_k", "n", "K^T", palette.KEY),
+                block("n", "n", "QK^T", palette.HEAT_LOW),
                 "Queries times keys transposed: one score for every pair of tokens, n by n.",
             ),
             (
                 r"\alpha V",
                 r"(n \times n)(n \times d_v) \to n \times d_v",
-                ShapeBlock(T, T, r"\alpha", palette.HEAT_LOW, unit),
-                ShapeBlock(T, d_v, "V", palette.VALUE, unit),
-                ShapeBlock(T, d_v, "Z", palette.TEXT, unit),
+                block("n", "n", r"\alpha", palette.HEAT_LOW),
+                block("n", "d_v", "V", palette.VALUE),
+                block("n", "d_v", "Z", palette.TEXT),
                 "The weights times the values: one output row of size d_v per token.",
             ),
         )

@@ -142,7 +142,9 @@ class ShapeBlock(VGroup):
     0.88
     """
 
-    def __init__(self, rows: int, cols: int, name: str, color: ManimColor, unit: float = 0.22) -> None:
+    def __init__(
+        self, rows: int, cols: int, name: str, color: ManimColor, unit: float = 0.22, sides: tuple[str, str] = ("", "")
+    ) -> None:
         self.cells = VGroup(
             *(
                 Square(unit, stroke_color=color, stroke_width=1.5)
@@ -153,5 +155,7 @@ class ShapeBlock(VGroup):
             )
         )
         self.name = formula(name, size=HEADING).next_to(self.cells, UP, buff=0.1)
-        self.size = formula(rf"{rows} \times {cols}", size=LEAD, color=color).next_to(self.cells, DOWN, buff=0.1)
+        # the sides' names where given (which side is n, which d_model: their numbers can be equal)
+        size = rf"{sides[0]} \times {sides[1]}" if all(sides) else rf"{rows} \times {cols}"
+        self.size = formula(size, size=LEAD, color=color).next_to(self.cells, DOWN, buff=0.1)
         super().__init__(self.cells, self.name, self.size)
