@@ -194,10 +194,13 @@ class GeneralizeAttention(LessonScene):
             ReplacementTransform(states, own),
             ReplacementTransform(context, output),
             FadeOut(VGroup(decoder, query, roles)),
+            FadeTransform(rule, new_rule),  # the formula changes with the picture: they never disagree
         )
-        self.on_words("by a dot product", own[2].animate.highlight(palette.QUERY), FadeTransform(rule[1], new_rule[1]))
+        self.on_words(
+            "by a dot product", own[2].animate.highlight(palette.QUERY), Indicate(new_rule[1], color=palette.HIGHLIGHT)
+        )
         self.narrate("The output z_i is the same weighted sum, now over the sequence's own vectors.")
-        self.play(FadeTransform(rule[0], new_rule[0]), Indicate(output, color=palette.HIGHLIGHT))
+        self.play(Indicate(new_rule[0], color=palette.HIGHLIGHT), Indicate(output, color=palette.HIGHLIGHT))
 
         lack = VGroup(
             caption("nothing of its own to learn, and", BODY, palette.MUTED, font=SERIF),

@@ -9,8 +9,10 @@ from manim import (
     RIGHT,
     TAU,
     UP,
+    ArcBetweenPoints,
     Create,
     CurvedArrow,
+    Dot,
     FadeIn,
     FadeOut,
     GrowArrow,
@@ -64,6 +66,19 @@ TRANSFORMER_LAYER = ("Multi-head self-attention", "Add & Norm", "Feed-forward", 
 class LocateAttention(LessonScene):
     """The Transformer as a block diagram, built bottom-up; the attention block lights up; what it is for."""
 
+    @staticmethod
+    def all_pairs(count: int = 4) -> VGroup:
+        """Tokens as dots, and an arc between every two of them: every token looks at every other."""
+        dots = VGroup(*(Dot(radius=0.09, color=palette.TEXT) for _ in range(count))).arrange(RIGHT, buff=0.65)
+        arcs = VGroup(
+            *(
+                ArcBetweenPoints(dots[a].get_center(), dots[b].get_center(), angle=-TAU / 4, color=palette.HEAT_LOW)
+                for a in range(count)
+                for b in range(a + 1, count)
+            )
+        )
+        return VGroup(dots, arcs)
+
     def construct(self) -> None:
         self.show_title()
         tokens = caption("input tokens", BODY, palette.MUTED, font=SERIF)
@@ -89,15 +104,17 @@ class LocateAttention(LessonScene):
         note.match_y(layer[0])
         self.narrate("This lesson is about the first block: multi-head self-attention.")
         self.play(layer[0].animate.highlight(palette.HEAT_LOW), FadeIn(note, shift=RIGHT * 0.2))
+        pairs = self.all_pairs().next_to(block, RIGHT, buff=0.5)
+        pairs.shift((layer[0].get_y() - pairs[0].get_y()) * UP)  # the tokens level with the attention block
         self.narrate("It is where every token looks at every other token to decide what it means here.")
-        self.wait(1)
-        self.play(Indicate(layer[0], color=palette.HEAT_LOW, scale_factor=1.05))
-        self.wait(1)
+        self.play(FadeIn(pairs[0]), Indicate(layer[0], color=palette.HEAT_LOW, scale_factor=1.05))
+        self.on_words("every other token", Create(pairs[1], lag_ratio=0.3), run_time=1.5)
         diagram = VGroup(column, arrows, block, repeat, note)
         uses = Card("What it is for", USES, palette.HEAT_LOW, width=4.6, font_size=BODY)
         self.narrate(
             "Keeping context from the whole sequence is what tasks like translation and summarization need.",
             diagram.animate.scale(0.85).to_edge(LEFT, buff=0.5),
+            FadeOut(pairs),
         )
         uses.next_to(diagram, RIGHT, buff=0.8).set_y(diagram.get_y())
         lines = (FadeIn(line, shift=LEFT * 0.2) for line in uses.body)
