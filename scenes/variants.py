@@ -90,20 +90,25 @@ class MaskFuture(LessonScene):
             *(heat.get_cell(i, j).animate.set_fill(palette.MASKED) for i, j in hidden),
             *(heat.get_row_digits(i)[j].animate.set_color(palette.MUTED) for i, j in hidden if len(heat.get_digits())),
         )
+        note = caption("weights above the diagonal: exactly 0 · each row still sums to 1", SMALL, palette.MUTED)
+        caption_band(fit_width(note, 12))
+        self.play(FadeIn(note))
         first, last = _frame(heat.get_row(0), palette.HIGHLIGHT), _frame(heat.get_row(n - 1), palette.HIGHLIGHT)
         self.narrate(
             f"'{tokens[0]}' can only weigh itself, so its weight is 1; '{tokens[-1]}', the last word, "
             "sees the whole sentence, and its row is the same as without the mask."
         )
         self.play(Create(first))
-        self.play(Create(last))
-        note = caption("weights above the diagonal: exactly 0 · each row still sums to 1", SMALL, palette.MUTED)
-        caption_band(fit_width(note, 12))
+        self.on_words(f"'{tokens[-1]}', the last word", Create(last))
+        training = caption("in training: every row at once, none sees the word it must predict", SMALL, palette.MUTED)
+        caption_band(fit_width(training, 12))
         self.narrate(
             "In training the whole target sentence is known,"
             " so every position learns to predict its next word at once, without peeking."
         )
-        self.play(FadeIn(note))
+        self.play(FadeOut(first), FadeOut(last))
+        self.on_words("every position", FadeOut(note), run_time=0.5)
+        self.play(FadeIn(training), run_time=0.5)
         self.wait(1.5)
 
     def encoder_and_decoder(self) -> None:
