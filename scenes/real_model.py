@@ -275,8 +275,7 @@ class TraceRealShift(LessonScene):
         )
         moral.next_to(zoom, DOWN, buff=0.3).set_x(0)
         self.play(FadeIn(moral[0]))
-        self.wait(3)
-        self.play(FadeIn(moral[1]))  # the claim, as it is said
+        self.on_words("the context decides", FadeIn(moral[1]))  # the claim, as it is said
         self.wait(1.0)
 
     @staticmethod
@@ -313,8 +312,7 @@ class TraceRealShift(LessonScene):
         self.play(FadeIn(lines[1]), Create(plane))
         flow = caption(f"“{rm.focus}” → {rm.layers} layers → one vector", BODY)
         flow.next_to(plane, RIGHT, buff=0.6).shift(UP * 1.0)
-        self.wait(2.5)
-        self.play(FadeIn(flow, shift=RIGHT * 0.2))  # what is drawn, as the sentence says it
+        self.on_words("We take its vector", FadeIn(flow, shift=RIGHT * 0.2))  # what is drawn, as it is said
         self.narrate(f"It has {rm.hidden_size} numbers; to draw it, we flatten it to 2.")
         self.play(FadeIn(lines[0]), FadeOut(flow))
 
