@@ -226,7 +226,11 @@ def test_second_run_on_the_same_folder_is_refused(repo):
     out = repo / "out-lock"
     first = start(repo, "--scenes", "scaling", output="out-lock")
     wait_for(lambda: (out / ".work").exists())
-    second = render(repo, "--scenes", "scaling", output="out-lock")
+    os.killpg(first.pid, signal.SIGSTOP)  # held mid-render, however fast this machine would have finished it
+    try:
+        second = render(repo, "--scenes", "scaling", output="out-lock")
+    finally:
+        os.killpg(first.pid, signal.SIGCONT)
     assert second.returncode == 2
     assert "is being rendered by another render.py" in second.stderr and str(first.pid) in second.stderr
     first.communicate(timeout=120)
