@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -89,7 +90,11 @@ def test_a_refused_run_changes_nothing_while_the_first_renders(repo, rendered):
     width = {name: digest for name, digest in tree_digest(rendered).items() if name.startswith("01-width")}
     first = start(repo, "--scenes", "scaling", "--force", output="out")
     wait_for(lambda: (rendered / ".work").is_dir())
-    second = render_in(repo, "--scenes", "width", "--force")
+    os.killpg(first.pid, signal.SIGSTOP)  # held mid-render, however fast this machine would have finished it
+    try:
+        second = render_in(repo, "--scenes", "width", "--force")
+    finally:
+        os.killpg(first.pid, signal.SIGCONT)
     assert second.returncode == 2 and "is being rendered by another render.py" in second.stderr
     first.communicate(timeout=300)
     assert first.returncode == 0
