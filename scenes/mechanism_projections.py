@@ -157,18 +157,15 @@ class GeneralizeAttention(LessonScene):
         )
         self.play(FadeIn(heading), FadeIn(states), FadeIn(roles[0]))
         self.on_words("another writes", FadeIn(decoder), FadeIn(roles[1]))
-        context_sum = "For the word i it writes, a context vector C(i) is a weighted sum of the encoder states: "
         self.narrate(
-            context_sum + "αᵢⱼ is the weight it gives source word j.",
-            spoken=context_sum + "alpha i j is the weight it gives source word j.",
+            "For the word i it writes, a context vector C(i) is a weighted sum of the encoder states: "
+            "αᵢⱼ is the weight it gives source word j."
         )
         self.play(GrowArrow(query), FadeIn(context), LaggedStart(*map(GrowArrow, weights)))
         self.on_words("a weighted sum", Write(rule[0]))
         self.narrate(
             "The weights are a softmax of scores between the decoder's state before word i, sᵢ₋₁, "
-            "and each encoder state.",
-            spoken="The weights are a softmax of scores between the decoder's state before word i, s i minus one, "
-            "and each encoder state.",
+            "and each encoder state."
         )
         self.play(Write(rule[1]))
         self.on_words(

@@ -87,24 +87,23 @@ class LessonScene(Scene):
         text: str,
         *animations: Any,
         duration: float | None = None,
-        spoken: str | None = None,
     ) -> float:
         """Once the previous sentence is over, say ``text`` and show it as a subtitle while it is said.
 
         ``animations`` play while it is said, stretched over the speech (the pause after it excepted).
 
-        With a voice, the subtitle lasts as long as the speech, and the next sentence starts a
-        short pause after it; ``spoken`` replaces the derived spoken form where a rule cannot know
-        how to read the text. Without one, ``text`` shows for as long as the default voice would
-        take to say it, and the same pause follows. ``duration`` makes a voiced step last at least that
-        long, and a silent one exactly that long. Returns the seconds until the next sentence may start.
+        With a voice, the subtitle lasts as long as the speech (of the text's spoken form,
+        scenes/narration/spoken.py), and the next sentence starts a short pause after it. Without one,
+        ``text`` shows for as long as the default voice would take to say it, and the same pause follows.
+        ``duration`` makes a voiced step last at least that long, and a silent one exactly that long.
+        Returns the seconds until the next sentence may start.
         """
         self.finish_narration()
         self.hold_to_read()
         text = written(text)  # the subtitle sets d_k as dₖ, as the screen does
         self.opening = self.opening and not self.said  # the first sentence's builds still open the clip
         self.start_step(text)
-        self.said.append(spoken or spoken_form(text))
+        self.said.append(spoken_form(text))
         if self.speaker:
             speech = self.speaker.say(self.said[-1])
             self.spoken.append({"start": self.time, "wav": str(speech.wav), "text": text})

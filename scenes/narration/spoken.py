@@ -1,7 +1,7 @@
 """A subtitle sentence as a teacher reads it aloud: notation spelled out, numbers as words.
 
-``spoken(text)`` is the one rule set; a scene passes ``narrate(text, spoken=...)`` where a rule
-cannot know (a product name, an abbreviation read as a word). ``unspeakable(said)`` lists what
+``spoken(text)`` is the one rule set for every sentence: a product name or an abbreviation read as a
+word gets a rule of its own (MiniLM, [CLS]). ``unspeakable(said)`` lists what
 would still reach the voice as a bare symbol: the tests run it over every sentence the scenes say.
 ``written(text)`` is the subtitle's form of a sentence the scenes type in ASCII (``d_k`` → ``dₖ``).
 """
