@@ -9,11 +9,17 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    AnimationGroup,
+    Brace,
     Create,
     FadeIn,
     FadeOut,
     FadeTransform,
+    GrowFromCenter,
     Indicate,
+    LaggedStart,
+    Polygon,
+    Rectangle,
     SurroundingRectangle,
     VGroup,
     Write,
@@ -32,7 +38,8 @@ from scenes.kit import (
     notation,
     palette,
 )
-from scenes.kit.layout import caption_band, fit_content, fit_width
+from scenes.kit.base import READ_HOLD
+from scenes.kit.layout import GAP, SUBTITLE_TOP, caption_band, fit_content, fit_width
 from scenes.kit.numbers import fmt
 
 ROWS = 5  # rows drawn of X and Q before an ellipsis: three matrices side by side above the notes
@@ -115,7 +122,11 @@ class CompareSizes(LessonScene):
             self.on_words(f"{model.heads} heads", FadeIn(line[2], shift=RIGHT * 0.2))
             self.on_words(f"= {model.d_k} ", FadeIn(line[3], shift=RIGHT * 0.2))
             self.on_words("divided by", FadeIn(line[4], shift=RIGHT * 0.2))
-        self.every_head_reads_all(rows[1], table)
+        note = caption("sizes: the 2017 paper's base model; MiniLM as the lesson ran it", SMALL, palette.MUTED)
+        self.play(FadeIn(caption_band(notation(note)).to_edge(LEFT, buff=0.4)))
+        self.finish_narration()
+        self.wait(READ_HOLD)
+        self.every_head_reads_all(rows[1], VGroup(*table, note))
         self.wait(1.5)
 
     @staticmethod
@@ -125,36 +136,104 @@ class CompareSizes(LessonScene):
         heading = ["model", "d<sub>model</sub>", "heads", "d<sub>k</sub>", "√d<sub>k</sub>"]
         lines = [VGroup(*(caption(h, BODY, palette.MUTED, markup=True) for h in heading))]
         for m in rows:
-            name = notation(caption(m.name, BODY))  # the year in a model's name is not a computed value
+            name = notation(caption(m.name, TITLE))  # the year in a model's name is not a computed value
             cells = [str(m.d_model), str(m.heads), str(m.d_k), fmt(m.sqrt_d_k)]
-            lines.append(VGroup(name, *(caption(c, TITLE) for c in cells)))
+            lines.append(VGroup(name, *(caption(c, DISPLAY) for c in cells)))
         for n, line in enumerate(lines):
             for cell, x in zip(line, xs, strict=True):
-                cell.move_to([x, -0.9 * n, 0])
+                cell.move_to([x, -1.0 * n, 0])
         return VGroup(*lines)
 
     def every_head_reads_all(self, model: ModelSize, table: VGroup) -> None:
-        """Each head's W_Q is d_model × d_k: it reads the whole embedding; the outputs concatenate back."""
-        lines = VGroup(
-            caption(
-                f"each head's W<sub>Q</sub> is {model.d_model} × {model.d_k}: it reads all {model.d_model} numbers",
-                BODY,
-                markup=True,
-            ),
-            caption(f"{model.heads} heads × {model.d_k} numbers = {model.d_model}: only the outputs are split", BODY),
-        ).arrange(DOWN, buff=0.2)
-        fit_width(lines, 12.5).next_to(table, DOWN, buff=0.6)
+        """One token's d_model numbers, each head's W_Q reading all of them into d_k; the heads' outputs join.
+        ``table``: the heading, the toy's, this model's and MiniLM's lines, and the note under them."""
+        row = table[2]  # the model's line: where the W_Q's sizes come from; the others make room for the figure
+        gone = [m for k, m in enumerate(table) if k not in (0, 2)]  # the other models' lines, the note
+        self.play(*(FadeOut(m) for m in gone), row.animate.move_to(table[1], coor_mask=UP))
+        split = HeadSplit(model)
+        room = row.get_bottom()[1] - 0.5 - (SUBTITLE_TOP + GAP)
+        split.scale(min(1.0, room / split.height)).next_to(row, DOWN, buff=0.5).set_x(0)
         self.narrate(
             f"A head does not read a slice of the embedding: its W_Q is {model.d_model} by {model.d_k}, "
             f"so it reads all {model.d_model} numbers and writes {model.d_k}."
         )
-        self.play(Write(lines[0]))
-        self.wait(1.5)
-        row = table[2]  # the model's line: where the W_Q's sizes come from
-        self.play(*(Indicate(row[k], color=palette.HIGHLIGHT) for k in (1, 3)), run_time=1.2)
+        self.play(FadeIn(split.token))
+        self.on_words(
+            "its W_Q",
+            FadeIn(split.funnels[0]),
+            Write(split.reads),
+            *(Indicate(row[k], color=palette.HIGHLIGHT) for k in (1, 3)),
+            run_time=1.5,
+        )
+        self.on_words("writes", FadeIn(split.slots[0], shift=DOWN * 0.2))
+        self.finish_narration()
+        self.wait(READ_HOLD)
         self.narrate(
             f"Only the outputs are split: {model.heads} heads of {model.d_k} concatenate back to {model.d_model}."
         )
-        self.play(FadeIn(lines[1]))
-        note = caption("sizes: the 2017 paper's base model; MiniLM as the lesson ran it", SMALL, palette.MUTED)
-        self.play(FadeIn(caption_band(notation(note)).to_edge(LEFT, buff=0.4)))
+        others = [FadeIn(VGroup(f, s)) for f, s in zip(split.funnels[1:], split.slots[1:], strict=True)]
+        self.on_words(f"{model.heads} heads", FadeOut(split.reads), LaggedStart(*others, lag_ratio=0.15), run_time=2)
+        self.on_words("concatenate", split.join(), run_time=1.2)
+        self.play(GrowFromCenter(split.brace), FadeIn(split.total))
+
+
+class HeadSplit(VGroup):
+    """A token's d_model numbers as a bar; below, each head's d_k output as a slot a d_model-th of its width,
+    reached by a funnel from the whole bar (its W_Q reads every number); :meth:`join` closes the slots' gaps."""
+
+    WIDTH = 12.0  # of the token's bar, in scene units
+    HIGH = 0.7  # of the bars
+    DROP = 2.0  # from the token's bar down to the slots
+
+    def __init__(self, model: ModelSize) -> None:
+        super().__init__()
+        bar = Rectangle(width=self.WIDTH, height=self.HIGH, color=palette.TEXT, fill_opacity=0.15, stroke_width=2)
+        label = caption(f"one token: {model.d_model} numbers", BODY).move_to(bar)
+        self.token = VGroup(bar, label)
+        piece, gap = self.WIDTH / model.heads, 0.12
+        self.slots = VGroup()
+        self.funnels = VGroup()
+        for h in range(model.heads):
+            x = bar.get_left()[0] + piece * (h + 0.5) + gap * (h - (model.heads - 1) / 2)
+            slot = Rectangle(width=piece, height=self.HIGH, color=palette.QUERY, fill_opacity=0.35, stroke_width=2)
+            slot.move_to([x, bar.get_y() - self.DROP, 0])
+            slot.add(caption(str(model.d_k), BODY).move_to(slot))
+            top, bottom = bar.get_bottom()[1], slot.get_top()[1]
+            corners = [[bar.get_left()[0], top, 0], [bar.get_right()[0], top, 0]]
+            corners += [[slot.get_right()[0], bottom, 0], [slot.get_left()[0], bottom, 0]]
+            first = h == 0
+            self.funnels.add(
+                Polygon(*corners, color=palette.QUERY, stroke_width=2 if first else 1)
+                .set_fill(palette.QUERY, 0.25 if first else 0.06)
+                .set_stroke(opacity=1 if first else 0.5)
+            )
+            self.slots.add(slot)
+        reads = caption(f"W<sub>Q</sub> of one head: {model.d_model} × {model.d_k}", BODY, palette.QUERY, markup=True)
+        # in the open triangle right of the first funnel's slope, clear of it by the slope's run over the label
+        middle = (np.array(bar.get_corner(DOWN + RIGHT)) + np.array(self.slots[0].get_corner(UP + RIGHT))) / 2
+        run = (bar.get_right()[0] - self.slots[0].get_right()[0]) / self.DROP * reads.height
+        self.reads = reads.next_to(middle, RIGHT, buff=run + 0.2)
+        joined = bar.copy().set_y(self.slots.get_y())  # where the slots end up: under the token's bar, as wide
+        self.brace = Brace(joined, DOWN, buff=0.1, color=palette.MUTED)
+        total = f"{model.heads} heads × {model.d_k} = {model.d_model}: the width of one token"
+        self.total = caption(total, BODY).next_to(self.brace, DOWN, buff=0.1)
+        self.add(self.funnels, self.token, self.slots, self.reads, self.brace, self.total)
+
+    def join(self) -> AnimationGroup:
+        """Slide the slots together, so they span exactly the token's bar; the funnels follow their slots."""
+        moves = []
+        for slot, funnel, x in zip(self.slots, self.funnels, self.joined_xs(), strict=True):
+            moves.append(slot.animate.set_x(x))
+            moves.append(funnel.animate.become(self.funnel_to(funnel, x - slot.get_x())))
+        return AnimationGroup(*moves)
+
+    def joined_xs(self) -> list[float]:
+        piece, left = self.WIDTH / len(self.slots), self.token.get_left()[0]
+        return [left + piece * (h + 0.5) for h in range(len(self.slots))]
+
+    @staticmethod
+    def funnel_to(funnel: Polygon, dx: float) -> Polygon:
+        """``funnel`` with its bottom edge moved ``dx`` along x."""
+        corners = funnel.get_vertices()
+        corners[2:, 0] += dx
+        return funnel.copy().set_points_as_corners([*corners, corners[0]])

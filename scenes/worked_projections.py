@@ -14,6 +14,7 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    AnimationGroup,
     Brace,
     ChangeDecimalToValue,
     Create,
@@ -33,6 +34,7 @@ from manim import (
 from scenes.kit import (
     BODY,
     DISPLAY_LARGE,
+    HERO,
     LABEL,
     LEAD,
     READOUT,
@@ -79,14 +81,10 @@ class ShowEmbeddings(LessonScene):
         we = self.values.worked_example
         tokens, x = we.tokens, we.X
         self.show_title()
-        sentence = TokenRow(tokens, font_size=36).move_to(UP * 1.5)
+        sentence = TokenRow(tokens, font_size=HERO).move_to(UP * 0.5)
         sentence = fit_width(sentence, 12)
         self.narrate("Now a whole layer, in seven steps. We start from a sentence.")
         self.play(LaggedStart(*(FadeIn(t, shift=DOWN * 0.2) for t in sentence), lag_ratio=0.2))
-        self.narrate(
-            "Each token is looked up as a vector of numbers: its embedding.",
-            LaggedStart(*(Indicate(t, color=palette.HIGHLIGHT, scale_factor=1) for t in sentence), lag_ratio=0.3),
-        )
         matrix = token_matrix(x, tokens, "X", max_cols=8)
         brace = Brace(matrix.cells, DOWN, color=palette.MUTED)
         width = formula(rf"d_{{\text{{model}}}} = {we.d_model}", size=TITLE).next_to(brace, DOWN, buff=0.1)
@@ -100,14 +98,17 @@ class ShowEmbeddings(LessonScene):
             beside.set_x(0)
         else:
             row = VGroup()
+        self.narrate("Each token is looked up as a vector of numbers: its embedding.")
+        labels = matrix.get_row_labels()
+        self.play(ReplacementTransform(sentence, labels))  # each token to the line its numbers will fill
+        looked_up = [
+            AnimationGroup(Indicate(labels[r], color=palette.HIGHLIGHT, scale_factor=1), FadeIn(matrix.get_row(i)))
+            for r, i in enumerate(matrix.shown_rows)
+            if i is not None
+        ]
+        self.play(LaggedStart(*looked_up, lag_ratio=0.5), run_time=2.5)
         self.narrate("Stacked one row per token, the embeddings form the input matrix X.")
-        self.play(
-            ReplacementTransform(sentence, matrix.get_row_labels()),
-            FadeIn(matrix.get_brackets()),
-            FadeIn(matrix.get_name()),
-            FadeIn(matrix.ellipses),
-        )
-        self.play(matrix.fill_in(run_time=1.5))
+        self.play(FadeIn(matrix.get_brackets()), FadeIn(matrix.get_name()), FadeIn(matrix.ellipses))
         self.narrate(f"Every row has d_model = {we.d_model} numbers: the width of the model.")
         self.play(FadeIn(brace), Write(width))
         frame = matrix.row_frame(0)

@@ -25,6 +25,7 @@ from manim import (
     GrowArrow,
     Indicate,
     LaggedStart,
+    Line,
     ReplacementTransform,
     VGroup,
     Write,
@@ -51,7 +52,7 @@ from scenes.kit import (
     token_cell,
 )
 from scenes.kit.base import READ_HOLD
-from scenes.kit.layout import GAP, MAX_ROWS, SUBTITLE_TOP, TOP, below_title, caption_band, fit_width, token_matrix
+from scenes.kit.layout import GAP, MAX_ROWS, SUBTITLE_TOP, TOP, below_title, fit_width, token_matrix
 from scenes.kit.meaning_map import place_label
 from scenes.kit.numbers import fmt
 
@@ -59,6 +60,27 @@ MAX_PAIRS = 4  # query-key pairs spelled out one by one before the whole grid
 NOTE_BUFF = 0.15  # between the plane and the note above it
 MIN_BAR_HEIGHT = 0.8  # shorter, and the bars' scale and value labels collide
 NAMED_KEYS = 6  # up to this many tokens every key is named; beyond, the two the narration compares
+
+
+def products(q: np.ndarray, k: np.ndarray, token: str) -> VGroup:
+    """q · k in columns: a heading (q, k: token), one line q_m × k_m = product per number, then their sum."""
+    colours = (palette.QUERY, palette.MUTED, palette.KEY, palette.MUTED, palette.TEXT)
+    lines = [
+        VGroup(*(caption(c, LEAD, colour) for c, colour in zip(row, colours, strict=True)))
+        for row in ([fmt(a), "×", fmt(b), "=", fmt(a * b)] for a, b in zip(q, k, strict=True))
+    ]
+    VGroup(*(cell for line in lines for cell in line)).arrange_in_grid(
+        rows=len(lines), cols=5, buff=(0.25, 0.18), col_alignments="rcrcr"
+    )
+    total = caption(fmt(float(q @ k)), LEAD).next_to(lines[-1][4], DOWN, buff=0.4).align_to(lines[-1][4], RIGHT)
+    word = caption("sum", LEAD, palette.MUTED).next_to(total, LEFT, buff=0.25)
+    half = (total.width + 0.2) / 2
+    rule = Line(LEFT * half, RIGHT * half, color=palette.MUTED, stroke_width=2)
+    rule.move_to(total).set_y((total.get_top()[1] + lines[-1].get_bottom()[1]) / 2)
+    heading = VGroup(caption("q", LEAD, palette.QUERY), TokenRow([f"k: {token}"], font_size=26, color=palette.KEY))
+    heading[0].next_to(lines[0][0], UP, buff=0.25).align_to(lines[0][0], RIGHT)
+    heading[1].next_to(lines[0][2], UP, buff=0.25).align_to(lines[0][2], LEFT)
+    return VGroup(heading, *lines, VGroup(rule, word, total))
 
 
 class AlignDotProducts(LessonScene):
@@ -71,8 +93,9 @@ class AlignDotProducts(LessonScene):
         note = caption("each key drawn at its true\nangle to the query, to scale", SMALL, palette.MUTED)
         side = TOP - (SUBTITLE_TOP + GAP) - note.height - NOTE_BUFF  # the note above, the subtitle band below
         extent = self.extent(head)
-        wide = min(5.2, side * (extent[1] - extent[0]) / (extent[3] - extent[2]))
-        plane = caption_band(VectorPlane(extent, width=wide, height=side)).to_edge(LEFT, buff=0.6)
+        wide = min(6.2, side * (extent[1] - extent[0]) / (extent[3] - extent[2]))
+        plane = VectorPlane(extent, width=wide, height=side).to_edge(LEFT, buff=0.6)
+        plane.set_y((TOP - note.height - NOTE_BUFF + SUBTITLE_TOP + GAP) / 2)  # centred in the room it has
         fit_width(note, plane.width).next_to(plane, UP, buff=NOTE_BUFF).align_to(plane, LEFT)
         query = plane.polar_arrow(head.query_norms[0], 0.0, palette.QUERY)
         q_name = TokenRow([f"q: {tokens[0]}"], font_size=28, color=palette.QUERY)
@@ -95,7 +118,7 @@ class AlignDotProducts(LessonScene):
         self.narrate(claim.text)
         self.play(FadeIn(readout), keys[best].animate.set_opacity(1), names[best].animate.set_opacity(1))
         factors = self.factors(head, tokens, best)
-        fit_width(factors, 7.0 - readout.get_left()[0]).next_to(readout, DOWN, buff=0.4).align_to(readout, LEFT)
+        fit_width(factors, 6.7 - readout.get_left()[0]).next_to(readout, DOWN, buff=0.4).align_to(readout, LEFT)
         self.play(LaggedStart(*(FadeIn(row) for row in factors), lag_ratio=1.0), run_time=3.0)  # read line by line
         self.finish_narration()
         self.wait(READ_HOLD)
@@ -156,18 +179,18 @@ class AlignDotProducts(LessonScene):
         return VGroup(lhs, value.next_to(lhs, RIGHT, buff=0.2))
 
     def show_pair(self, keys: VGroup, names: VGroup, readout: VGroup, head: Head, j: int, tokens: list[str]) -> None:
-        """Light key ``j`` and show its score, written out as its products."""
-        terms = head.score_terms[0, j]
-        line = caption(" + ".join(fmt(t) for t in terms), LEAD)
-        fit_width(line, 5.5).next_to(readout, DOWN, buff=0.3).align_to(readout, LEFT)
-        name = TokenRow([f"k: {tokens[j]}"], font_size=28, color=palette.KEY)
-        name.next_to(line, DOWN, buff=0.2).align_to(readout, LEFT)
+        """Light key ``j`` and write its score out: the query's and the key's numbers, multiplied row by row."""
+        table = products(head.Q[0], head.K[j], tokens[j])
+        fit_width(table, 6.7 - readout.get_left()[0]).next_to(readout, DOWN, buff=0.35).align_to(readout, LEFT)
         readout[1].set_value(head.scores[0, j])  # at once: never a sum beside products it does not equal
         lit = [keys[j].animate.set_opacity(1), names[j].animate.set_opacity(1)]
-        self.play(*lit, FadeIn(line), FadeIn(name), run_time=0.7)
-        self.wait(0.4)
+        first = j == 0  # the first pair row by row, slowly enough to follow; the others whole
+        self.play(*lit, FadeIn(table[0]), run_time=0.6)
+        rows = [FadeIn(row, shift=RIGHT * 0.1) for row in table[1:]]
+        self.play(LaggedStart(*rows, lag_ratio=0.6 if first else 0.1), run_time=2.4 if first else 0.5)
+        self.wait(1.0 if first else 0.5)
         dim = [keys[j].animate.set_opacity(0.45), names[j].animate.set_opacity(0.45)]
-        self.play(*dim, FadeOut(line), FadeOut(name), run_time=0.4)
+        self.play(*dim, FadeOut(table), run_time=0.4)
 
     def fill_scores(self, head: Head, tokens: list[str], old: VGroup) -> None:
         """The QKᵀ grid: row 1 cell by cell, then the other rows."""

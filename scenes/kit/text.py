@@ -27,7 +27,7 @@ from manim import ManimColor, MarkupText, MathTex, Mobject, Text
 
 from . import palette
 from .numbers import Number
-from .tokens import MIN_FONT_SIZE, TOKEN_FONT
+from .tokens import MIN_FONT_SIZE, TOKEN_FONT, LessonText
 
 # --- the family: one for titles, sentences, labels, tokens and plain numbers ---
 FONT = TOKEN_FONT
@@ -102,7 +102,7 @@ def caption(
     >>> caption("rows are queries").font
     'Inter'
     """
-    kind = MarkupText if markup else Text
+    kind = MarkupText if markup else LessonText
     return kind(text, font=font, font_size=size, color=color, **kwargs)
 
 

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 from collections.abc import Sequence
+from pathlib import Path
+from xml.sax.saxutils import escape
 
 import numpy as np
-from manim import DOWN, RIGHT, UP, Animation, Indicate, ManimColor, Mobject, Text, VGroup
+from manim import DOWN, RIGHT, UP, Animation, Indicate, ManimColor, Mobject, Text, VGroup, config
+from manim.mobject.text.text_mobject import START_X, START_Y, TEXT2SVG_ADJUSTMENT_FACTOR
+from manimpango import MarkupUtils
 
 from . import palette
 
@@ -19,7 +24,45 @@ TOKEN_FONT = "Inter"
 MIN_FONT_SIZE = 17
 
 
-class TokenLabel(Text):
+#: Inter's capital i with serifs (OpenType cv08): the plain one is a bare bar, read as "|" or,
+#: turned, as a dash, and "I" is a token of the lesson's sentence.
+SERIF_I = "cv08"
+
+
+class LessonText(Text):
+    """:class:`~manim.Text` whose capital i has serifs; otherwise the same glyphs, sizes and colours.
+
+    Manim's Text cannot ask Pango for a font feature, so a one-line, one-style text holding an
+    "I" is laid out through Pango markup with the feature switched on (the glyphs, one per
+    visible character, are what Text would draw). Other texts are drawn as Text draws them.
+    """
+
+    def _serif_i(self) -> bool:
+        one_style = not (self.t2c or self.t2f or self.t2s or self.t2w or self.gradient)
+        return "I" in self.text and "\n" not in self.text and one_style
+
+    def _text2hash(self, color) -> str:
+        plain = super()._text2hash(color)
+        return hashlib.sha256((plain + SERIF_I).encode()).hexdigest()[:16] if self._serif_i() else plain
+
+    def _text2svg(self, color) -> str:
+        if not self._serif_i():
+            return super()._text2svg(color)
+        folder = Path(config.get_dir("text_dir"))
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{self._text2hash(color)}.svg"
+        if not path.exists():
+            style = f'font_features="{SERIF_I}" foreground="{ManimColor(color).to_hex()}"'
+            markup = f"<span {style}>{escape(self.text)}</span>"
+            size = self._font_size / TEXT2SVG_ADJUSTMENT_FACTOR
+            spacing = self.line_spacing / TEXT2SVG_ADJUSTMENT_FACTOR
+            width, height = config["pixel_width"], config["pixel_height"]
+            args = (self.font, self.slant, self.weight, size, spacing, self.disable_ligatures, str(path))
+            MarkupUtils.text2svg(markup, *args, START_X, START_Y, width, height)
+        return str(path.resolve())
+
+
+class TokenLabel(LessonText):
     """A token drawn in the lesson's token font, never through LaTeX.
 
     Examples

@@ -39,3 +39,24 @@ def test_shape_block_has_rows_times_cols_cells():
 
 def test_card_is_at_least_the_height_asked_for():
     assert Card("Key", ["What defines me?"], height=3.0).frame.height == 3.0
+
+
+def test_the_heads_outputs_join_into_exactly_the_width_of_one_token():
+    """real-sizes: d_model / heads slots, once joined, tile the token's bar edge to edge; each funnel starts on the
+    whole bar (a head reads every number) and ends on its own slot."""
+    from attention_math.model_types import ModelSize
+    from scenes.weights_and_sizes import HeadSplit
+
+    split = HeadSplit(ModelSize("m", 512, 8, 64, 8.0))
+    bar = split.token[0]
+    xs = split.joined_xs()
+    width = split.slots[0].width  # the label sits inside its slot
+    assert abs(width * 8 - bar.width) < 1e-9
+    edges = sorted([(x - width / 2, x + width / 2) for x in xs])
+    assert abs(edges[0][0] - bar.get_left()[0]) < 1e-9 and abs(edges[-1][1] - bar.get_right()[0]) < 1e-9
+    assert all(abs(a[1] - b[0]) < 1e-9 for a, b in zip(edges, edges[1:], strict=False))  # no gap, no overlap
+    for funnel, slot in zip(split.funnels, split.slots, strict=True):
+        top = funnel.get_vertices()[:2, 0]
+        np.testing.assert_allclose(sorted(top), [bar.get_left()[0], bar.get_right()[0]], atol=1e-9)
+        bottom = funnel.get_vertices()[2:, 0]
+        np.testing.assert_allclose(sorted(bottom), [slot.get_left()[0], slot.get_right()[0]], atol=1e-9)

@@ -128,6 +128,29 @@ def test_every_character_of_the_accepted_tokens_has_an_installed_font():
         assert fonts.stdout.strip(), f"no installed font draws {character!r} (see SYSTEM_PACKAGES in the Makefile)"
 
 
+def test_a_capital_i_is_drawn_with_serifs_not_as_a_bar():
+    """A bare "I" reads as "|" (or, turned, as a dash); the kit's "I" is wider than a third of its height."""
+    from manim import Text
+
+    from scenes.kit.tokens import TOKEN_FONT, TokenLabel
+
+    bar = Text("I", font=TOKEN_FONT, font_size=48)
+    assert bar.width / bar.height < 0.2  # Inter's plain capital i: the glyph this replaces
+    serif = TokenLabel("I", font_size=48)
+    assert serif.width / serif.height > 1 / 3
+    assert abs(serif.height - bar.height) < 0.05 * bar.height  # the same letter height
+
+
+@pytest.mark.parametrize("token", ["I<b>&amp;</b>", "<I>", "I & I"])
+def test_markup_beside_a_capital_i_stays_literal(token):
+    """The serif I goes through Pango markup: markup characters beside it are drawn, not read."""
+    from scenes.kit.tokens import TokenLabel
+
+    label = TokenLabel(token)
+    assert label.original_text == token
+    assert len(label.submobjects) == len("".join(token.split()))  # one glyph per visible character
+
+
 @pytest.fixture(scope="module")
 def played(example: Path) -> tuple[set[str], list[Path]]:
     """Every text shown by :data:`SCENES` played with the hostile example, and the TeX sources this compiled
