@@ -25,17 +25,16 @@ from manim import (
     SurroundingRectangle,
     Text,
     VGroup,
+    config,
 )
 
 from attention_math.claims import alone_leaning, cosine_move, toy_match
 from scenes.kit import (
-    BODY,
     CELL,
     LABEL,
     TINY,
     Heatmap,
     LessonScene,
-    Number,
     TokenRow,
     VectorPlane,
     caption,
@@ -44,10 +43,12 @@ from scenes.kit import (
     palette,
 )
 from scenes.kit.cosine_plane import CosinePlane
+from scenes.kit.diagrams import ModelFlow
 from scenes.kit.head_grid import HeadGrid
 from scenes.kit.layout import caption_band
 from scenes.kit.meaning_map import WordMark, cluster_color, place_label
 from scenes.kit.numbers import fmt
+from scenes.kit.shift_table import ShiftTable
 
 
 def model_line(rm: dict) -> VGroup:
@@ -192,60 +193,6 @@ def strip_extent(points: np.ndarray, aspect: float) -> tuple[float, float, float
     return centre[0] - half[0], centre[0] + half[0], centre[1] - half[1], centre[1] + half[1]
 
 
-class ShiftTable(VGroup):
-    """Cosine similarity of each "apple" vector to each cluster's centroid: one row per case, built
-    at once so the columns line up, revealed row by row.
-
-    Parameters
-    ----------
-    cases
-        (tag, text, cosines by cluster) for each row.
-    focus
-        The word written in white inside each text.
-    """
-
-    def __init__(self, cases: Sequence[tuple[str, str, dict[str, float]]], focus: str) -> None:
-        super().__init__()
-        clusters = list(cases[0][2])
-        self.header = VGroup(*(caption(name, CELL, cluster_color(name)) for name in clusters))
-        self.title = caption("cosine similarity to the centre of", CELL, palette.MUTED)
-        self.rows = VGroup()
-        for tag, text, cosines in cases:
-            label = VGroup(
-                caption(tag, TINY, palette.TEXT),
-                caption(text, TINY, palette.MUTED, t2c={focus: palette.TEXT}),
-            ).arrange(RIGHT, buff=0.2)
-            numbers = VGroup(
-                *(Number(cosines[n], num_decimal_places=2, font_size=CELL, color=cluster_color(n)) for n in clusters)
-            )
-            row = VGroup(label, numbers)
-            row.nearest = clusters.index(max(cosines, key=cosines.get))
-            self.rows.add(row)
-        self._lay_out(max(r[0].width for r in self.rows))
-        self.add(self.title, self.header, self.rows)
-
-    def _lay_out(self, text_width: float) -> None:
-        column = [text_width + 0.6 + 0.95 * k for k in range(len(self.header))]
-        for head, x in zip(self.header, column, strict=True):
-            head.move_to([x, 0, 0])
-        self.title.next_to(self.header, UP, buff=0.15).align_to(self.header, RIGHT)
-        for i, row in enumerate(self.rows):
-            y = -0.5 * (i + 1)
-            row[0].move_to([0, y, 0], aligned_edge=LEFT)
-            for number, x in zip(row[1], column, strict=True):
-                number.move_to([x, y, 0])
-
-    def reveal(self, i: int) -> list:
-        """Animations showing row ``i``: its label, then its numbers with the larger one framed."""
-        row = self.rows[i]
-        larger = row[1][row.nearest]
-        return [
-            FadeIn(row[0]),
-            FadeIn(row[1]),
-            Create(SurroundingRectangle(larger, color=larger.get_color(), buff=0.06)),
-        ]
-
-
 class TraceRealShift(LessonScene):
     """ "apple" alone, then in each sentence, on a 2-D map of MiniLM's space, with its cosine similarities."""
 
@@ -255,14 +202,15 @@ class TraceRealShift(LessonScene):
         honesty = self.projection_lines(rm, title)
         self.obstacles: list = []
         plane = self.overview_plane(rm, honesty)
-        self.state_projection(rm, honesty, plane)
-        overview = self.show_overview(rm, plane)
+        flow = self.state_projection(rm, honesty, plane)
+        overview = self.show_overview(rm, plane, flow)
         table = self.similarity_table(rm).scale(1.25).next_to(honesty, DOWN, buff=0.4).to_edge(RIGHT, buff=0.35)
         self.show_alone(rm, overview, plane, table)
         if len(rm.cluster_words) == 2:
-            zoom = self.measure(rm, VGroup(overview, honesty), plane)  # the flat map, and its captions, go
+            zoom = self.measure(rm, VGroup(overview, honesty), plane, flow)  # the flat map, and its captions, go
         else:
             zoom = self.zoom_in(rm, overview, plane)
+        self.shown_moves: list[VGroup] = []
         for k in range(len(rm.sentences)):
             self.show_sentence(rm, k, zoom, table)
         moral = VGroup(
@@ -303,22 +251,29 @@ class TraceRealShift(LessonScene):
         plane.axes.set_opacity(0.3)
         return plane
 
-    def state_projection(self, rm: dict, lines: VGroup, plane: VectorPlane) -> None:
-        """The plane the words will be drawn on is there from the first frame."""
+    def state_projection(self, rm: dict, lines: VGroup, plane: VectorPlane) -> VGroup:
+        """The plane the words will be drawn on is there from the first frame; beside it, what is drawn on it:
+        the word's vector after every layer, flattened to 2 numbers. Returns that picture, to be taken away."""
+        flow = ModelFlow(rm.focus, rm.layers, rm.hidden_size)
+        room = config.frame_width / 2 - 0.5 - plane.get_right()[0] - 0.6
+        flow.scale(min(1.0, room / flow.width)).next_to(plane, RIGHT, buff=0.6)
         self.narrate(
             f"Where does a trained model put “{rm.focus}”? We take its vector after all {rm.layers} layers: "
             "attention, feed-forward and residual, all of them."
         )
-        self.play(FadeIn(lines[1]), Create(plane))
-        flow = caption(f"“{rm.focus}” → {rm.layers} layers → one vector", BODY)
-        flow.next_to(plane, RIGHT, buff=0.6).shift(UP * 1.0)
-        self.on_words("We take its vector", FadeIn(flow, shift=RIGHT * 0.2))  # what is drawn, as it is said
+        self.play(FadeIn(lines[1]), Create(plane), FadeIn(flow.token))
+        self.on_words("We take", GrowArrow(flow.arrows[0]), FadeIn(flow.stack[0], lag_ratio=0.2), run_time=1.2)
+        self.on_words("after all", FadeIn(flow.stack[1]), Indicate(flow.stack[0], color=palette.HIGHLIGHT))
+        self.on_words("attention", GrowArrow(flow.arrows[1]), FadeIn(flow.vector))  # the vector all of them leave
         self.narrate(f"It has {rm.hidden_size} numbers; to draw it, we flatten it to 2.")
-        self.play(FadeIn(lines[0]), FadeOut(flow))
+        self.play(Indicate(flow.vector[1], color=palette.HIGHLIGHT))
+        self.on_words("we flatten", GrowArrow(flow.arrows[2]), FadeIn(flow.flat), FadeIn(lines[0]))
+        return flow
 
-    def show_overview(self, rm: dict, plane: VectorPlane) -> VGroup:
+    def show_overview(self, rm: dict, plane: VectorPlane, flow: VGroup) -> VGroup:
         overview = VGroup(plane)
         self.narrate("Each cluster word is read on its own: fruit in pink, tech in blue. Rings mark each centre.")
+        self.play(FadeOut(flow))  # its 2 numbers are what the plane now plots
         rings = {}
         for name in rm.cluster_words:
             rings[name] = Circle(radius=0.12, color=cluster_color(name), stroke_width=3)
@@ -369,18 +324,21 @@ class TraceRealShift(LessonScene):
         self.play(FadeIn(alone), FadeIn(pointers))
         return VGroup(zoomed, frame, alone, pointers)
 
-    def measure(self, rm: dict, overview: VGroup, plane: VectorPlane) -> VGroup:
+    def measure(self, rm: dict, overview: VGroup, plane: VectorPlane, flow: ModelFlow) -> VGroup:
         """Leave the flat map for the cosines themselves: a move there is a move in the model's full space.
         The plane takes the map's place, as tall as the frame allows."""
         names = tuple(rm.cluster_words)
         self.point_of = lambda sentence: [sentence.cosines[n] for n in names]
         values = np.array([self.point_of(case) for case in (rm.alone, *rm.sentences)])
         pad = 0.15 * np.ptp(values) + 0.02
-        cosines = CosinePlane(names, float(values.min() - pad), float(values.max() + pad), side=4.1)
+        cosines = CosinePlane(names, float(values.min() - pad), float(values.max() + pad), side=4.7)
         cosines.next_to(self.title, DOWN, buff=0.3).to_edge(LEFT, buff=0.6)
         self.narrate(f"A flat map keeps only 2 of the {rm.hidden_size} directions, so it can mislead.")
-        self.play(FadeOut(overview), run_time=0.8)
+        squash = VGroup(flow.vector, flow.arrows[2], flow.flat).copy().scale(1.3).move_to(plane)  # what it kept
+        self.play(FadeOut(overview), FadeIn(squash), run_time=0.8)
+        self.on_words("only 2", Indicate(squash[2], color=palette.HIGHLIGHT))
         self.narrate(f"So plot the cosines themselves: to {names[0]} across, to {names[1]} up.")
+        self.play(FadeOut(squash), run_time=0.6)
         self.play(Create(cosines.frame), FadeIn(cosines.x_label), FadeIn(cosines.y_label), run_time=1.2)
         self.narrate(f"Above the diagonal, '{rm.focus}' is closer to {names[1]}; below it, to {names[0]}.")
         self.play(Create(cosines.diagonal), FadeIn(cosines.sides), run_time=1.2)
@@ -415,5 +373,7 @@ class TraceRealShift(LessonScene):
         )
         self.narrate(cosine_move(rm.focus, sentence.text, rm.alone.cosines, sentence.cosines).text)
         label, numbers, frame = table.reveal(k + 1)
-        self.play(label)
+        earlier = [m.animate.set_opacity(0.35) for m in self.shown_moves]  # the sentence being read stands out
+        self.play(label, *earlier)
         self.play(GrowArrow(move), FadeIn(moved), numbers, frame, run_time=1.2)
+        self.shown_moves.append(VGroup(move, moved))

@@ -14,13 +14,15 @@ from manim import (
     CurvedArrow,
     ManimColor,
     Mobject,
+    Rectangle,
     RoundedRectangle,
     Square,
     VGroup,
 )
 
 from . import palette
-from .text import HEADING, LEAD, caption, formula
+from .text import HEADING, LABEL, LEAD, caption, formula, notation
+from .tokens import TokenLabel
 
 
 class LabelBox(VGroup):
@@ -159,3 +161,36 @@ class ShapeBlock(VGroup):
         size = rf"{sides[0]} \times {sides[1]}" if all(sides) else rf"{rows} \times {cols}"
         self.size = formula(size, size=LEAD, color=color).next_to(self.cells, DOWN, buff=0.1)
         super().__init__(self.cells, self.name, self.size)
+
+
+class ModelFlow(VGroup):
+    """A word through a trained model, left to right: its token, the model's ``layers``, the vector they leave
+    (``width`` numbers), and that vector flattened to 2 numbers for a drawing. Parts: ``token``, ``stack``,
+    ``vector``, ``flat`` (each with its label) and ``arrows`` between them."""
+
+    def __init__(self, word: str, layers: int, width: int, color: ManimColor = palette.TEXT) -> None:
+        super().__init__()
+        self.token = VGroup(TokenLabel(word, font_size=LEAD, color=color))
+        boxes = [RoundedRectangle(corner_radius=0.06, width=0.28, height=1.8) for _ in range(layers)]
+        for box in boxes:
+            box.set_stroke(palette.MUTED, 2).set_fill(palette.MUTED, 0.2)
+        self.stack = self._labelled(VGroup(*boxes).arrange(RIGHT, buff=0.08), f"{layers}\nlayers")
+        bar = Rectangle(width=0.4, height=2.4).set_stroke(color, 2).set_fill(color, 0.15)
+        self.vector = self._labelled(bar, f"{width}\nnumbers")
+        pair = VGroup(*(Square(0.4).set_stroke(color, 2).set_fill(color, 0.15) for _ in range(2))).arrange(DOWN, buff=0)
+        self.flat = notation(self._labelled(pair, "2\nnumbers"))  # a drawing's two axes, for any model
+        parts = VGroup(self.token, self.stack, self.vector, self.flat).arrange(RIGHT, buff=0.9)
+        for part in parts[1:]:  # the drawn shapes on one line, labels hanging below
+            part.shift(UP * (parts[0].get_y() - part[0].get_y()))
+        self.arrows = VGroup(
+            *(
+                Arrow(a[0].get_right(), b[0].get_left(), buff=0.15, color=palette.MUTED, stroke_width=3)
+                for a, b in zip(parts, parts[1:], strict=False)
+            )
+        )
+        self.add(parts, self.arrows)
+
+    @staticmethod
+    def _labelled(shape: Mobject, label: str) -> VGroup:
+        lines = VGroup(*(caption(line, LABEL, palette.MUTED) for line in label.split("\n"))).arrange(DOWN, buff=0.08)
+        return VGroup(shape, lines.next_to(shape, DOWN, buff=0.15))
