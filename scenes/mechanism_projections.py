@@ -238,57 +238,35 @@ class TrackShapes(LessonScene):
         title = self.show_title()
         we = self.values.worked_example
         T, d_model, d_k, d_v = we.T, we.d_model, we.d_k, we.d_v
-        unit = min(0.22, 1.0 / max(T, d_model))  # the largest block stays about one unit tall
         sizes = formula(
             rf"n = {T} \text{{ tokens}},\quad d_{{model}} = {d_model},\quad d_k = {d_k},\quad d_v = {d_v}", size=READOUT
         )
         sizes.scale(0.8).next_to(title, DOWN, buff=0.3)
-        length = {"n": T, "d_{model}": d_model, "d_k": d_k, "d_v": d_v}
-
-        def block(rows: str, cols: str, name: str, color: ManimColor) -> ShapeBlock:
-            return ShapeBlock(length[rows], length[cols], name, color, unit, sides=(rows, cols))
-
-        products = (
-            (
-                r"Q = X W_{Q}",
-                r"(n \times d_{model})(d_{model} \times d_k) \to n \times d_k",
-                block("n", "d_{model}", "X", palette.TEXT),
-                block("d_{model}", "d_k", "W_{Q}", palette.QUERY),
-                block("n", "d_k", "Q", palette.QUERY),
-                "Projecting: n by d model times d model by d k gives n by d k. Keys and values alike.",
-            ),
-            (
-                r"Q K^{T}",
-                r"(n \times d_k)(d_k \times n) \to n \times n",
-                block("n", "d_k", "Q", palette.QUERY),
-                block("d_k", "n", "K^T", palette.KEY),
-                block("n", "n", "QK^T", palette.HEAT_LOW),
-                "Queries times keys transposed: one score for every pair of tokens, n by n.",
-            ),
-            (
-                r"\alpha V",
-                r"(n \times n)(n \times d_v) \to n \times d_v",
-                block("n", "n", r"\alpha", palette.HEAT_LOW),
-                block("n", "d_v", "V", palette.VALUE),
-                block("n", "d_v", "Z", palette.TEXT),
-                "The weights times the values: one output row of size d_v per token.",
-            ),
-        )
-        batch = formula(r"\text{a batch of } B \text{ sequences: } B \times n \times d_v", size=FORMULA)
+        words = caption("a batch of B sequences:", BODY)  # words in the text face, the shape in TeX
+        batch = VGroup(words, formula(r"B \times n \times d_v", size=FORMULA)).arrange(RIGHT, buff=0.25)
         batch_sizes = formula(rf"= B \times {T} \times {d_v}", size=FORMULA, color=palette.MUTED)
         caption_band(VGroup(batch, batch_sizes).arrange(RIGHT))
-        # one product at a time, as large as the room between the sizes line and the batch line allows
+        # one product at a time, its blocks as large as the room between the sizes and the batch line allows
         room = sizes.get_bottom()[1] - batch.get_top()[1] - 2 * 0.3
-        rows = [self.product_row(*p[:5]) for p in products]
+        unit = 2.4 / max(T, d_model)
+        rows = self.product_rows(we, unit)
+        while unit > 0.05 and any(row.height > room or row.width > 12.5 for row in rows):
+            unit *= 0.9
+            rows = self.product_rows(we, unit)
         for row in rows:
-            row.scale(min(1.6, room / row.height, 12.5 / row.width)).next_to(sizes, DOWN, buff=0.3).set_x(0)
+            row.next_to(sizes, DOWN, buff=0.3).set_x(0)
+        lines = (
+            "Projecting: n by d model times d model by d k gives n by d k. Keys and values alike.",
+            "Queries times keys transposed: one score for every pair of tokens, n by n.",
+            "The weights times the values: one output row of size d_v per token.",
+        )
         self.narrate(
             "Let us follow the shapes, with the worked example's sizes: n tokens, each d_model numbers long. "
             "d_v is the length of each value vector."
         )
         self.play(FadeIn(sizes), FadeIn(rows[0][1][0]))  # the opening frame: the sizes, and X
         self.on_words("n tokens", Indicate(rows[0][1][0], color=palette.HIGHLIGHT))  # n tokens, d_model numbers each
-        for i, (row, (*_, line)) in enumerate(zip(rows, products, strict=True)):
+        for i, (row, line) in enumerate(zip(rows, lines, strict=True)):
             self.narrate(line)
             if i:
                 self.swap(rows[i - 1], row[0])
@@ -301,15 +279,46 @@ class TrackShapes(LessonScene):
         self.play(Write(batch), FadeIn(batch_sizes))
         self.wait(3)
 
+    def product_rows(self, we, unit: float) -> list[VGroup]:
+        """The three products (projection, scores, output), their blocks ``unit`` per cell."""
+        length = {"n": we.T, "d_{model}": we.d_model, "d_k": we.d_k, "d_v": we.d_v}
+
+        def block(rows: str, cols: str, name: str, color: ManimColor) -> ShapeBlock:
+            return ShapeBlock(length[rows], length[cols], name, color, unit, sides=(rows, cols), font_size=FORMULA)
+
+        return [
+            self.product_row(
+                r"Q = X W_{Q}",
+                r"(n \times d_{model})(d_{model} \times d_k) \to n \times d_k",
+                block("n", "d_{model}", "X", palette.TEXT),
+                block("d_{model}", "d_k", "W_{Q}", palette.QUERY),
+                block("n", "d_k", "Q", palette.QUERY),
+            ),
+            self.product_row(
+                r"Q K^{T}",
+                r"(n \times d_k)(d_k \times n) \to n \times n",
+                block("n", "d_k", "Q", palette.QUERY),
+                block("d_k", "n", "K^T", palette.KEY),
+                block("n", "n", "QK^T", palette.HEAT_LOW),
+            ),
+            self.product_row(
+                r"\alpha V",
+                r"(n \times n)(n \times d_v) \to n \times d_v",
+                block("n", "n", r"\alpha", palette.HEAT_LOW),
+                block("n", "d_v", "V", palette.VALUE),
+                block("n", "d_v", "Z", palette.TEXT),
+            ),
+        ]
+
     @staticmethod
     def product_row(name: str, shapes: str, left: ShapeBlock, right: ShapeBlock, result: ShapeBlock) -> VGroup:
         """The product's formula and shape rule, and below them its blocks (left · right → result)."""
         rules = VGroup(
             formula(name, size=DISPLAY, tex_to_color_map=palette.ROLE),
             formula(shapes, size=FORMULA),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+        ).arrange(RIGHT, buff=0.6)  # one line: the blocks below get the height
         blocks = VGroup(left, formula(r"\cdot", size=READOUT), right, formula(r"\to", size=READOUT), result)
-        blocks.arrange(RIGHT, buff=0.35)
+        blocks.arrange(RIGHT, buff=0.8)
         for block in (left, right, result):
             block.shift((left.cells.get_y() - block.cells.get_y()) * UP)
         blocks.next_to(rules, DOWN, buff=0.5)

@@ -22,8 +22,8 @@ from manim import (
 from scenes.kit import (
     BODY,
     CAPTION,
+    LABEL,
     LEAD,
-    SMALL,
     LabelledMatrix,
     LessonScene,
     SoftmaxBars,
@@ -66,13 +66,18 @@ class ReadWeightRow(LessonScene):
             lines.arrange(DOWN, aligned_edge=LEFT)
         heading = notation(caption(f"head 1, the row of “{tokens[0]}” gives", BODY, palette.MUTED))
         block = VGroup(heading, lines).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
-        block.scale(1.4)  # alone on screen while it is read: large
-        fit_width(block, 8.0).next_to(title, DOWN, buff=0.6).to_edge(LEFT, buff=0.8)
+        block.scale(1.4)  # read with the bars beside it: large
+        fit_width(block, 5.8).next_to(title, DOWN, buff=0.6).to_edge(LEFT, buff=0.8)
+        bars = SoftmaxBars(row, tokens, height=4.4, bar_width=min(0.9, 5.0 / len(tokens)), places=2, weights=True)
+        bars.next_to(title, DOWN, buff=0.8).to_edge(RIGHT, buff=0.8)
+        beside = bars.get_left()[0] > block.get_right()[0] + 0.4  # the row as bars, where the words leave room
         said = ", ".join(in_words(tokens, row, 0)[:2])
         self.narrate(f"Read a row of weights in words. In head 1, '{tokens[0]}' gives {said}, and so on.")
-        self.play(FadeIn(heading))
+        self.play(FadeIn(heading), *([FadeIn(VGroup(bars.baseline, bars.get_labels()))] if beside else []))
         shares = LaggedStart(*(FadeIn(line, shift=RIGHT * 0.2) for line in lines), lag_ratio=0.6)
-        self.on_words(f"'{tokens[0]}' gives", shares, run_time=3)  # the shares one by one, as they are read
+        self.on_words(f"'{tokens[0]}' gives", shares, *([bars.grow()] if beside else []), run_time=3)
+        if beside:
+            block.add(bars)
         total = caption(" + ".join(percent(w) for w in row) + f" = {percent(row.sum())}", BODY, palette.HIGHLIGHT)
         caption_band(fit_width(total, 12))
         self.narrate("Each share is a weight times 100: the row adds up to all of its attention.")
@@ -88,7 +93,8 @@ class ReadWeightRow(LessonScene):
         charts = VGroup()
         for n, head in enumerate(heads[:2]):
             width = min(0.9, 3.4 / len(tokens))  # two charts side by side; 4 tokens stand upright under their bars
-            bars = SoftmaxBars(head.weights[i], tokens, height=3.2, bar_width=width, places=2, weights=True)
+            tall = 3.8 if len(tokens) <= 6 else 3.2  # a long sentence's turned labels take the rest
+            bars = SoftmaxBars(head.weights[i], tokens, height=tall, bar_width=width, places=2, weights=True)
             name = notation(caption(f"head {n + 1}: the row of “{tokens[i]}”", CAPTION, palette.MUTED))
             charts.add(VGroup(name, bars).arrange(DOWN, buff=0.3))
         fit_width(charts.arrange(RIGHT, buff=1.5), 13).move_to(UP * 0.2)
@@ -109,11 +115,10 @@ class ReadWeightRow(LessonScene):
             self.play(bars.grow(run_time=1.0))
             marked = VGroup(bars.get_bars()[top], bars.get_numbers()[top])  # the bar and its value, both clear
             self.play(Create(SurroundingRectangle(marked, color=palette.HIGHLIGHT, buff=0.08)))
-        note = VGroup(
-            caption("these toy heads are small enough to check by hand:", SMALL, palette.MUTED),
-            caption("a trained model's heads come later", SMALL, palette.MUTED),
-        ).arrange(DOWN, buff=0.1)
-        caption_band(fit_width(note, 12))
+        note = caption(
+            "these toy heads are small enough to check by hand: a trained model's heads come later", LABEL, palette.MUTED
+        )
+        caption_band(fit_width(note, 12.5))
         self.narrate(
             "These toy heads are small enough to check by hand: later we look at the heads of a trained model."
         )

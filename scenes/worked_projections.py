@@ -55,6 +55,7 @@ from scenes.kit.layout import (
     below_title,
     fit_content,
     fit_width,
+    grow_within,
     matrix_font,
     token_matrix,
 )
@@ -263,7 +264,7 @@ class MultiplyQueries(LessonScene):
         group = VGroup(*row).arrange(RIGHT, buff=0.35)
         for mob in (dot, equals):
             mob.match_y(x_mat.cells)
-        fit_width(group, 13).next_to(UP * 3.0, DOWN, buff=0.2)
+        grow_within(group, 13, 3.4).next_to(UP * 3.0, DOWN, buff=0.2)  # the product line goes below
         return row
 
     def multiply_first_row(self, x_mat, w_mat, q_mat, terms: np.ndarray, partial: np.ndarray) -> None:

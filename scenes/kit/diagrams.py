@@ -145,7 +145,14 @@ class ShapeBlock(VGroup):
     """
 
     def __init__(
-        self, rows: int, cols: int, name: str, color: ManimColor, unit: float = 0.22, sides: tuple[str, str] = ("", "")
+        self,
+        rows: int,
+        cols: int,
+        name: str,
+        color: ManimColor,
+        unit: float = 0.22,
+        sides: tuple[str, str] = ("", ""),
+        font_size: float = HEADING,
     ) -> None:
         self.cells = VGroup(
             *(
@@ -156,10 +163,10 @@ class ShapeBlock(VGroup):
                 for c in range(cols)
             )
         )
-        self.name = formula(name, size=HEADING).next_to(self.cells, UP, buff=0.1)
+        self.name = formula(name, size=font_size).next_to(self.cells, UP, buff=0.1)
         # the sides' names where given (which side is n, which d_model: their numbers can be equal)
         size = rf"{sides[0]} \times {sides[1]}" if all(sides) else rf"{rows} \times {cols}"
-        self.size = formula(size, size=LEAD, color=color).next_to(self.cells, DOWN, buff=0.1)
+        self.size = formula(size, size=font_size, color=color).next_to(self.cells, DOWN, buff=0.1)
         super().__init__(self.cells, self.name, self.size)
 
 

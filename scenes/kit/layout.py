@@ -52,6 +52,12 @@ def fit_content(mob: Mobject, width: float = 2 * (7.1 - SAFE_MARGIN), bottom: fl
     return below_title(mob).set_x(0)
 
 
+def grow_within(mob: Mobject, width: float, height: float) -> Mobject:
+    """Scale ``mob`` to ``width`` (down or up), but grow it no taller than ``height``: a figure that fits
+    the frame's width fills the room it is given, and one too wide still shrinks to fit."""
+    return mob.scale(min(width / mob.width, max(1.0, height / mob.height)))
+
+
 def fit_width(mob: Mobject, width: float) -> Mobject:
     """Scale ``mob`` down (never up) to ``width``."""
     return mob.scale_to_fit_width(width) if mob.width > width else mob
