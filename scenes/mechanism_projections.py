@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from manim import (
     DOWN,
-    LEFT,
     RIGHT,
     UP,
     AnimationGroup,

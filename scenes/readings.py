@@ -116,7 +116,9 @@ class ReadWeightRow(LessonScene):
             marked = VGroup(bars.get_bars()[top], bars.get_numbers()[top])  # the bar and its value, both clear
             self.play(Create(SurroundingRectangle(marked, color=palette.HIGHLIGHT, buff=0.08)))
         note = caption(
-            "these toy heads are small enough to check by hand: a trained model's heads come later", LABEL, palette.MUTED
+            "these toy heads are small enough to check by hand: a trained model's heads come later",
+            LABEL,
+            palette.MUTED,
         )
         caption_band(fit_width(note, 12.5))
         self.narrate(
