@@ -21,14 +21,15 @@ from manim import (
     ReplacementTransform,
     VGroup,
     Write,
+    config,
 )
 
 from attention_math.types import WorkedExample
 from scenes.kit import (
     BODY,
     CAPTION,
+    LABEL,
     LEAD,
-    SMALL,
     Heatmap,
     LabelledMatrix,
     LessonScene,
@@ -38,7 +39,7 @@ from scenes.kit import (
     token_cell,
 )
 from scenes.kit.diagrams import LabelBox, connect
-from scenes.kit.layout import below_title, caption_band, fit_width
+from scenes.kit.layout import SUBTITLE_TOP, TOP, below_title, caption_band, fit_width, grow_within
 from scenes.kit.text import formula
 
 
@@ -63,9 +64,14 @@ class MaskFuture(LessonScene):
         self.show_title()
         self.encoder_and_decoder()
         scores = LabelledMatrix(
-            m.scaled_scores, row_labels=tokens, col_labels=tokens, name=r"QK^{T}/\sqrt{d_k}", font_size=28
+            m.scaled_scores, row_labels=tokens, col_labels=tokens, name=r"QK^{T}/\sqrt{d_k}", font_size=36
         )
-        fit_width(below_title(scores), 6.0).to_edge(LEFT, buff=0.5)
+        heat = Heatmap(m.weights, tokens, cell=token_cell(len(tokens)), caption=True)
+        below_title(heat).to_edge(RIGHT, buff=0.6)
+        room = (
+            heat.get_left()[0] - 0.6 - (-config.frame_width / 2 + 0.5)
+        )  # the scores fill the left, the weights the right
+        below_title(fit_width(scores, room)).to_edge(LEFT, buff=0.5)
         self.narrate(
             "A decoder writes one word at a time, so while it reads a word it must not see the words after it."
         )
@@ -79,8 +85,6 @@ class MaskFuture(LessonScene):
             ),
             run_time=1.5,
         )
-        heat = Heatmap(m.weights, tokens, cell=token_cell(len(tokens)), caption=True)
-        below_title(heat).to_edge(RIGHT, buff=0.6)
         self.narrate("Softmax then shares each row among the words up to that one only.")
         self.play(FadeIn(heat.get_labels()), FadeIn(heat.get_caption()))
         self.play(LaggedStart(*(heat.fill_row(i) for i in range(len(tokens))), lag_ratio=0.3, run_time=2.0))
@@ -90,7 +94,7 @@ class MaskFuture(LessonScene):
             *(heat.get_cell(i, j).animate.set_fill(palette.MASKED) for i, j in hidden),
             *(heat.get_row_digits(i)[j].animate.set_color(palette.MUTED) for i, j in hidden if len(heat.get_digits())),
         )
-        note = caption("weights above the diagonal: exactly 0 · each row still sums to 1", SMALL, palette.MUTED)
+        note = caption("weights above the diagonal: exactly 0 · each row still sums to 1", LABEL, palette.MUTED)
         caption_band(fit_width(note, 12))
         self.play(FadeIn(note))
         first, last = _frame(heat.get_row(0), palette.HIGHLIGHT), _frame(heat.get_row(n - 1), palette.HIGHLIGHT)
@@ -100,7 +104,7 @@ class MaskFuture(LessonScene):
         )
         self.play(Create(first))
         self.on_words(f"'{tokens[-1]}', the last word", Create(last))
-        training = caption("in training: every row at once, none sees the word it must predict", SMALL, palette.MUTED)
+        training = caption("in training: every row at once, none sees the word it must predict", LABEL, palette.MUTED)
         caption_band(fit_width(training, 12))
         self.narrate(
             "In training the whole target sentence is known,"
@@ -134,7 +138,8 @@ def encoder_and_decoder_figure() -> VGroup:
     )
     pair = VGroup(encoder, decoder).arrange(RIGHT, buff=1.4, aligned_edge=UP)
     link = connect(encoder[1][0], decoder[1][1])
-    return below_title(VGroup(pair, link)).shift(DOWN * 0.4)
+    figure = grow_within(VGroup(pair, link), 12.5, 3.2)  # as large as the frame allows: it is the scene's figure
+    return figure.move_to(UP * (TOP + SUBTITLE_TOP) / 2)
 
 
 class AttendAcross(LessonScene):

@@ -23,6 +23,7 @@ from manim import (
     Indicate,
     LaggedStart,
     MathTex,
+    Mobject,
     ReplacementTransform,
     VGroup,
     Write,
@@ -47,7 +48,7 @@ from scenes.kit import (
     palette,
     token_cell,
 )
-from scenes.kit.layout import MAX_COLS, MAX_ROWS, SUBTITLE_TOP, TOP, below_title, fit_width, matrix_font, token_matrix
+from scenes.kit.layout import MAX_COLS, MAX_ROWS, SUBTITLE_TOP, TOP, below_title, grow_within, matrix_font, token_matrix
 from scenes.kit.numbers import fmt
 
 
@@ -154,16 +155,23 @@ class CombineHeads(LessonScene):
         head_formula = r"\text{head} = \mathrm{softmax}\!\left(\frac{QK^{T}}{\sqrt{d_k}}\right) V"
         rule = formula(head_formula, size=FORMULA_LARGE)
         rule.to_edge(LEFT, buff=0.6).shift(UP * 1.7)  # high: room below it for a head's own matrices
+        glimpses = [self.head_glimpse(heads[n], tokens, n, rule) for n in range(1, len(heads))]
         self.narrate("The other heads run the same steps with their own W_Q, W_K and W_V.")
         self.play(Write(rule))
+        if glimpses:  # the next head's own matrices, as they are named
+            self.on_words("their own", FadeIn(glimpses[0][0]), run_time=0.8)
         outputs = self.head_outputs(heads, tokens)
-        for n in range(1, len(heads)):
-            self.quick_head(heads[n], tokens, n, rule)
+        for n, (own, weights, name) in enumerate(glimpses, start=1):
+            self.narrate(f"Head {n + 1}, with its own matrices, weighs the tokens differently.")
+            self.play(*([] if n == 1 else [FadeIn(own)]), FadeIn(name), FadeIn(weights), run_time=0.8)
+            self.wait(2.0)
+            self.play(FadeOut(weights), FadeOut(name), FadeOut(own), run_time=0.5)
         self.narrate("Side by side, each head has its own output: one row per token, d_v columns each.")
         self.play(FadeOut(rule))
         self.play(LaggedStart(*(FadeIn(o) for o in outputs), lag_ratio=0.3))
         self.wait(1)
-        concat = self.concat_matrix(we, tokens).move_to(VGroup(*outputs))
+        concat = self.concat_matrix(we, tokens)
+        concat.scale(outputs[0].brackets.height / concat.brackets.height).move_to(VGroup(*outputs))  # same cells
         self.narrate(f"Concatenating the heads gives back d_model = {we.d_model} numbers per token.")
         self.play(*(FadeOut(o.get_name()) for o in outputs))
         self.play(self.join(outputs, concat, we.d_k), run_time=1.5)
@@ -197,11 +205,12 @@ class CombineHeads(LessonScene):
             for n, h in enumerate(heads)
         ]
         group = VGroup(*outs).arrange(RIGHT, buff=0.5, aligned_edge=DOWN)
-        below_title(fit_width(group, 12)).shift(DOWN * 0.2)
+        below_title(grow_within(group, 12, 4.4)).shift(DOWN * 0.2)  # room below for the braces and W_O
         return outs
 
-    def quick_head(self, head: Head, tokens: list[str], n: int, rule: MathTex) -> None:
-        """A glimpse of head ``n``: its weights heatmap, briefly."""
+    def head_glimpse(self, head: Head, tokens: list[str], n: int, rule: MathTex) -> tuple[VGroup, Heatmap, Mobject]:
+        """Head ``n`` laid out beside the rule: its own matrices (an empty group if they have no room to be read
+        at their size), its weights heatmap and that heatmap's name."""
         cell = token_cell(len(tokens))
         name = notation(caption(f"head {n + 1}: attention weights", BODY))
         weights = Heatmap(head.weights, tokens, cell=cell)
@@ -219,11 +228,7 @@ class CombineHeads(LessonScene):
             own = VGroup()
         else:
             own.scale(shrink).next_to(rule, DOWN, buff=0.4).align_to(rule, LEFT)
-        self.narrate(f"Head {n + 1}, with its own matrices, weighs the tokens differently.")
-        self.play(FadeIn(own), FadeIn(name), run_time=0.8)
-        self.play(FadeIn(weights), run_time=0.8)
-        self.wait(2.0)
-        self.play(FadeOut(weights), FadeOut(name), FadeOut(own), run_time=0.5)
+        return own, weights, name
 
     @staticmethod
     def head_matrices(head: Head, n: int) -> VGroup:
