@@ -153,7 +153,7 @@ class CompareContexts(LessonScene):
         self.narrate(f"Of the other words, it gives the most: {said}.")
         for chart, j in zip(charts, others, strict=True):
             marked = VGroup(chart[1].get_bars()[j], chart[1].get_numbers()[j])  # the bar and its value, both clear
-            self.play(Create(SurroundingRectangle(marked, color=palette.TEXT, buff=0.08)))
+            self.play(Create(SurroundingRectangle(marked, color=palette.HIGHLIGHT, buff=0.08)))
         verdict = VGroup(
             caption("the weights are computed from the words around it", LEAD),
             caption("a layer with fixed weights would mix every sentence the same way", BODY, palette.MUTED),

@@ -51,8 +51,9 @@ def _stack(name: str, blocks: tuple[str, ...], note: str, color) -> VGroup:
     )
 
 
-def _frame(mob, color=palette.QUERY) -> Rectangle:
-    return Rectangle(width=mob.width + 0.12, height=mob.height + 0.12, color=color).move_to(mob)
+def _frame(mob, color=palette.QUERY, pad: float = 0.06) -> Rectangle:
+    """A rectangle ``pad`` clear of ``mob`` (inside it, when negative: a cell's frame leaves its neighbours)."""
+    return Rectangle(width=mob.width + 2 * pad, height=mob.height + 2 * pad, color=color).move_to(mob)
 
 
 class MaskFuture(LessonScene):
@@ -142,13 +143,16 @@ def encoder_and_decoder_figure() -> VGroup:
     return figure.move_to(UP * (TOP + SUBTITLE_TOP) / 2)
 
 
+OPENING = 1.5  # the two source diagrams' scale while they are the whole picture
+
+
 class AttendAcross(LessonScene):
     """Self-attention (Q, K, V from one sentence) beside cross-attention (Q from a decoder, K, V from the encoder)."""
 
     def construct(self) -> None:
         we = self.values.worked_example
         title = self.show_title()
-        own = self.sources(we.tokens, None, "self-attention").next_to(title, DOWN, buff=0.45).to_edge(LEFT, buff=0.6)
+        own = self.sources(we.tokens, None, "self-attention").scale(OPENING).to_edge(LEFT, buff=0.8)
         self.narrate("In self-attention, queries, keys and values all come from one sentence.")
         self.play(FadeIn(own, lag_ratio=0.1))
         cross = we.variants.cross
@@ -157,13 +161,15 @@ class AttendAcross(LessonScene):
             self.wait(1)
             return
         pair = self.sources(we.tokens, cross.decoder_tokens, "cross-attention")
-        pair.next_to(title, DOWN, buff=0.45).to_edge(RIGHT, buff=0.6)
+        corner = pair.copy().next_to(title, DOWN, buff=0.45).to_edge(RIGHT, buff=0.6)  # beside the weights, later
+        pair.scale(OPENING).to_edge(RIGHT, buff=0.8).match_y(own)
+        own.shift(UP * (pair.get_top()[1] - own.get_top()[1]))  # the two headings level
         self.narrate(
             "In cross-attention, a decoder writing a translation asks the questions: "
             "queries from its words, keys and values from the encoder's."
         )
         self.play(FadeIn(pair, lag_ratio=0.1))
-        self.show_weights(we, own, pair)
+        self.show_weights(we, own, pair, corner)
         self.wait(1.5)
 
     def sources(self, encoder: list[str], decoder: list[str] | None, name: str) -> VGroup:
@@ -183,21 +189,22 @@ class AttendAcross(LessonScene):
         heading = caption(name, LEAD).next_to(VGroup(boxes, rows), UP, buff=0.3)
         return VGroup(heading, rows, boxes, VGroup(*arrows))
 
-    def show_weights(self, we: WorkedExample, old: VGroup, pair: VGroup) -> None:
+    def show_weights(self, we: WorkedExample, old: VGroup, pair: VGroup, corner: VGroup) -> None:
         """The cross weights: one row per decoder word, one column per encoder word, each row's top key marked."""
         cross = we.variants.cross
         assert cross is not None
         heat = Heatmap(cross.weights, cross.decoder_tokens, we.tokens, cell=token_cell(len(we.tokens)), caption=True)
         below_title(heat).to_edge(LEFT, buff=1.4).shift(DOWN * 0.6)
         self.narrate("The weights form a grid with one row per decoder word and one column per encoder word.")
-        self.swap(old, heat.get_labels(), heat.get_caption())
+        self.play(FadeOut(old), pair.animate.become(corner))  # cross-attention's sources stay, beside its weights
+        self.play(FadeIn(heat.get_labels()), FadeIn(heat.get_caption()))
         self.play(LaggedStart(*(heat.fill_row(i) for i in range(len(cross.decoder_tokens))), lag_ratio=0.3))
         best = [int(np.argmax(row)) for row in cross.weights]
         self.narrate(
             "Each row's largest weight is framed. These toy weights are not trained:"
             " a trained translator learns to look at the words it is translating."
         )
-        frames = (Create(_frame(heat.get_cell(i, j), palette.TEXT)) for i, j in enumerate(best))
+        frames = (Create(_frame(heat.get_cell(i, j), palette.HIGHLIGHT, pad=-0.05)) for i, j in enumerate(best))
         self.play(LaggedStart(*frames, lag_ratio=0.6), run_time=3)  # row by row: each row has its own largest
         link = VGroup(
             caption("the RNN translator's attention,", CAPTION, palette.MUTED),
