@@ -29,7 +29,6 @@ from scenes.kit import (
     FORMULA,
     HEADING,
     LABEL,
-    LEAD,
     SERIF,
     SMALL,
     TITLE,
@@ -40,7 +39,7 @@ from scenes.kit import (
     palette,
 )
 from scenes.kit.charts import cell_grid, panel
-from scenes.kit.layout import fit_content
+from scenes.kit.layout import fit_content, fit_width
 from scenes.kit.numbers import fmt_bytes, fmt_count, fmt_int
 
 
@@ -109,6 +108,9 @@ class ListLimitations(LessonScene):
             self.play(FadeIn(picture, shift=UP * 0.2), FadeIn(note), run_time=1.0)
 
 
+GRID = 3.8  # side of the query-key grid, whatever n: more tokens, smaller cells
+
+
 class GrowQuadratically(LessonScene):
     """n tokens make n × n attention cells: a growing grid, then real sequence lengths."""
 
@@ -120,8 +122,8 @@ class GrowQuadratically(LessonScene):
 
     def grow_grid(self, lengths: list[int], cells: list[int], doubling: int) -> None:
         """Each token length as a grid of query-key cells, with its cell count."""
-        center = LEFT * 3.7 + DOWN * 0.4
-        grid = cell_grid(lengths[0], 3.2).move_to(center)
+        center = LEFT * 3.7
+        grid = cell_grid(lengths[0], GRID).move_to(center)
         label = self.grid_label(lengths[0], cells[0], grid)
         axes = VGroup(
             caption("keys →", SMALL, palette.KEY, font=SERIF).next_to(grid, UP, buff=0.15),
@@ -131,7 +133,7 @@ class GrowQuadratically(LessonScene):
         self.play(GrowFromCenter(grid), FadeIn(axes), FadeIn(label), run_time=1.2)
         self.narrate(f"Each time n doubles, the grid holds {fmt_int(doubling)} times as many cells.")
         for n, count in zip(lengths[1:], cells[1:], strict=True):
-            bigger = cell_grid(n, 3.2).move_to(center)
+            bigger = cell_grid(n, GRID).move_to(center)
             self.play(Transform(grid, bigger), Transform(label, self.grid_label(n, count, bigger)), run_time=1.2)
             self.wait(0.8)
         times = caption(f"double n  →  ×{fmt_int(doubling)} cells", BODY, palette.HEAT_HIGH, font=SERIF)
@@ -152,16 +154,16 @@ class GrowQuadratically(LessonScene):
         ]
         rows = [
             [
-                caption(fmt_int(n), LEAD, font=SERIF),
-                caption(fmt_count(c), LEAD, palette.HEAT_LOW, font=SERIF),
-                caption(fmt_bytes(b), LEAD, palette.HEAT_HIGH, font=SERIF),
+                caption(fmt_int(n), TITLE, font=SERIF),
+                caption(fmt_count(c), TITLE, palette.HEAT_LOW, font=SERIF),
+                caption(fmt_bytes(b), TITLE, palette.HEAT_HIGH, font=SERIF),
             ]
             for n, c, b in zip(cost.sequence_lengths, cost.comparisons, cost.memory_bytes, strict=True)
         ]
         table = VGroup(*header, *(cell for row in rows for cell in row)).arrange_in_grid(
-            cols=3, buff=(0.45, 0.45), col_alignments="rrr"
+            cols=3, buff=(0.4, 0.5), col_alignments="rrr"
         )
-        table.to_edge(RIGHT, buff=0.6).set_y(-0.2)
+        fit_width(table, 7.6).to_edge(RIGHT, buff=0.5).set_y(0.3)
         self.narrate("Real texts are far longer. One attention matrix needs one weight per pair of tokens.")
         self.play(FadeIn(VGroup(*header)), run_time=0.8)
         last = rows[-1]
