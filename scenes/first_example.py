@@ -43,6 +43,8 @@ from scenes.kit.numbers import fmt, places_for
 
 BASELINE_Y = -2.6  # where the softmax bars of CompareScaling stand
 BAR_HEIGHT = 1.8  # a weight of 1
+STAGE = 36  # digits of the matrices a stage is about (X, Q, K, V, the four together, stay smaller)
+OUTPUT = 32  # the output stage's: V, the weighted rows and Z stacked with a sum line below
 SPELLED_OUT = 4  # tokens up to which a weighted sum is written term by term
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
@@ -104,8 +106,8 @@ class WorkCatSat(LessonScene):
         self.play(*(ReplacementTransform(e_mat.cells.copy(), m.cells) for m in mats), FadeIn(frames))
         self.wait(1)
         q_mat, k_mat, v_mat = mats
-        q_target = LabelledMatrix(cs.Q, row_labels=tokens, name="Q", color=palette.QUERY, font_size=28)
-        k_target = LabelledMatrix(cs.K, row_labels=tokens, name="K", color=palette.KEY, font_size=28)
+        q_target = LabelledMatrix(cs.Q, row_labels=tokens, name="Q", color=palette.QUERY, font_size=36)
+        k_target = LabelledMatrix(cs.K, row_labels=tokens, name="K", color=palette.KEY, font_size=36)
         pair = VGroup(q_target, k_target).arrange(DOWN, buff=0.5)
         pair.scale(min(1.0, (TOP - SUBTITLE_TOP - GAP) / pair.height)).to_edge(LEFT, buff=0.6)
         pair.set_y((TOP + SUBTITLE_TOP + GAP) / 2)  # centred in the content area, clear of the subtitle band
@@ -119,7 +121,7 @@ class WorkCatSat(LessonScene):
     def score_grid(self, cs: CatSat, q_mat: LabelledMatrix, k_mat: LabelledMatrix) -> LabelledMatrix:
         """QKᵀ: each cell the dot product of a query row and a key row, written out for the first row."""
         tokens = cs.tokens
-        grid = LabelledMatrix(cs.scores, row_labels=tokens, col_labels=tokens, name=r"QK^{T}", font_size=32)
+        grid = LabelledMatrix(cs.scores, row_labels=tokens, col_labels=tokens, name=r"QK^{T}", font_size=STAGE)
         grid.move_to(RIGHT * 2.2 + UP * 0.6)
         note = caption("rows are queries · columns are keys", LABEL, palette.MUTED).next_to(grid, DOWN, buff=0.35)
         self.narrate("Scores: the query of each row is dotted with the key of each column.")
@@ -161,7 +163,7 @@ class WorkCatSat(LessonScene):
         )
         self.play(Write(divide))
         scaled = LabelledMatrix(
-            cs.scaled_scores, row_labels=tokens, col_labels=tokens, name=r"QK^{T} / \sqrt{d_k}", font_size=32
+            cs.scaled_scores, row_labels=tokens, col_labels=tokens, name=r"QK^{T} / \sqrt{d_k}", font_size=STAGE
         ).move_to(scores, aligned_edge=LEFT + DOWN)
         self.play(ReplacementTransform(scores, scaled), run_time=1.2)
         self.play(FadeOut(divide))
@@ -197,19 +199,19 @@ class WorkCatSat(LessonScene):
         tokens, weights, i = cs.tokens, cs.weights[0], 0
         self.narrate(f"Finally the output of '{tokens[i]}': every value row, scaled by its weight, added up.")
         v_mat = LabelledMatrix(
-            cs.V, row_labels=[f"V({t})" for t in tokens], name="V", color=palette.VALUE, font_size=32
+            cs.V, row_labels=[f"V({t})" for t in tokens], name="V", color=palette.VALUE, font_size=OUTPUT
         ).move_to(UP * 0.7)
         self.play(FadeIn(v_mat.get_frame()), v_mat.fill_in(run_time=1))
         weighted = LabelledMatrix(
             cs.weighted_values[i],
             row_labels=[f"{fmt(w)} × V({t})" for w, t in zip(weights, tokens, strict=True)],
             color=palette.VALUE,
-            font_size=32,
+            font_size=OUTPUT,
             places=2,
         ).move_to(v_mat, aligned_edge=RIGHT + DOWN)
         self.narrate(f"Weights from the row of '{tokens[i]}' scale the value rows.")
         self.play(ReplacementTransform(v_mat, weighted), run_time=1.2)
-        z = LabelledMatrix(cs.output[i : i + 1], row_labels=[f"Z({tokens[i]})"], font_size=32, places=2)
+        z = LabelledMatrix(cs.output[i : i + 1], row_labels=[f"Z({tokens[i]})"], font_size=OUTPUT, places=2)
         z.next_to(weighted, DOWN, buff=0.6).align_to(weighted.cells, RIGHT)
         self.play(FadeIn(z.get_frame()))
         self.narrate("Add the scaled rows one component at a time: each column sums into one number of Z.")
@@ -238,7 +240,7 @@ class WorkCatSat(LessonScene):
         """Output(cat), Output(sat): the same sum with each token's own weight row, one row of Z each
         (it takes the place of ``leaving``, the first token's sum)."""
         tokens = cs.tokens
-        z = LabelledMatrix(cs.output, row_labels=[f"Z({t})" for t in tokens], font_size=32, places=2)
+        z = LabelledMatrix(cs.output, row_labels=[f"Z({t})" for t in tokens], font_size=OUTPUT, places=2)
         z.move_to(UP * 0.9)
         self.narrate("Every other token works the same way, with its own row of weights: one row of Z per token.")
         # the sum goes, then Z fills in while it is said (a fade stretched over the sentence redrew the whole
