@@ -101,20 +101,22 @@ class ReadWeightRow(LessonScene):
         tops = [int(np.argmax(head.weights[i])) for head in heads[:2]]
         said = ", and in ".join(f"head {n + 1} to '{tokens[t]}'" for n, t in enumerate(tops))
         axes = [AnimationGroup(FadeIn(c[0]), FadeIn(VGroup(c[1].baseline, c[1].get_labels()))) for c in charts]
+        tops_shown = [VGroup(c[1].get_bars()[t], c[1].get_numbers()[t]) for c, t in zip(charts, tops, strict=True)]
+        # each top bar with its value, framed as its head's largest share is said
+        marks = [Create(SurroundingRectangle(m, color=palette.HIGHLIGHT, buff=0.08)) for m in tops_shown]
         if len(tops) > 1:
             self.narrate(f"Now the row of '{tokens[i]}', in head 1 and in a second head, with matrices of its own.")
-            self.play(FadeOut(left))
-            self.play(*axes)  # each head's chart, empty, as the sentence names the heads
+            self.play(FadeOut(left), *axes)
+            self.on_words("in head 1", charts[0][1].grow(run_time=1.0))  # each head's row as it is named
+            self.on_words("a second head", charts[1][1].grow(run_time=1.0))
             self.narrate(f"The largest share goes in {said}. A later step joins the two heads.")
+            for n, mark in enumerate(marks):
+                self.on_words(f"head {n + 1} to", mark)
         else:
             self.narrate(f"Now the row of '{tokens[i]}'. The largest share goes in {said}.")
-            self.play(FadeOut(left))
-            self.play(*axes)
-        for chart, top in zip(charts, tops, strict=True):
-            bars = chart[1]
-            self.play(bars.grow(run_time=1.0))
-            marked = VGroup(bars.get_bars()[top], bars.get_numbers()[top])  # the bar and its value, both clear
-            self.play(Create(SurroundingRectangle(marked, color=palette.HIGHLIGHT, buff=0.08)))
+            self.play(FadeOut(left), *axes)
+            self.play(charts[0][1].grow(run_time=1.0))
+            self.play(marks[0])
         note = caption(
             "these toy heads are small enough to check by hand: a trained model's heads come later",
             LABEL,
@@ -137,12 +139,14 @@ class CompareContexts(LessonScene):
         cases = ss.cases[:2]  # the file may give only one sentence
         for case in cases:
             bars = SoftmaxBars(case.weights, case.tokens, height=2.5, bar_width=0.6, weights=True)
-            name = caption(case.sentence, LEAD)
+            name = caption(f"{case.sentence}  ·  head {ss.head}", LEAD)  # the head whose row this is
             charts.add(VGroup(name, bars).arrange(DOWN, buff=0.4))
         charts.arrange(RIGHT, buff=1.2).next_to(title, DOWN, buff=0.8)
         fit_width(charts, 13)
         word = ss.cases[0].word
-        self.narrate(f"The same word, '{word}', in two sentences. Here is its row of weights in each.")
+        self.narrate(
+            f"The same word, '{word}', in two sentences. Here is its row of weights in each, in head {ss.head}."
+        )
         for chart in charts:
             self.play(FadeIn(chart[0]), FadeIn(VGroup(chart[1].baseline, chart[1].get_labels())))
             self.play(chart[1].grow(run_time=1.0))

@@ -16,7 +16,6 @@ from manim import (
     UP,
     AnimationGroup,
     Brace,
-    ChangeDecimalToValue,
     Create,
     DecimalNumber,
     FadeIn,
@@ -281,10 +280,10 @@ class MultiplyQueries(LessonScene):
             fit_width(line, 11.5).next_to(x_mat, DOWN, buff=0.7).set_x(-0.6)
             running = DecimalNumber(0, num_decimal_places=q_mat.places, font_size=40, color=palette.QUERY)
             running.next_to(line, RIGHT, buff=0.2)
-            if n:
+            if n:  # the sum at once: a counting number would pass through values that are no partial sum
                 self.play(Transform(col_frame, w_mat.column_frame(j, palette.QUERY)), FadeIn(line), run_time=0.5)
-                self.add(running)
-                self.play(ChangeDecimalToValue(running, partial[0, j, -1]), run_time=0.6)
+                running.set_value(partial[0, j, -1])
+                self.play(FadeIn(running), run_time=0.6)
             else:
                 self.play(FadeIn(line))
                 self.count_up(line, running, partial[0, j], terms[0, j])
@@ -299,8 +298,9 @@ class MultiplyQueries(LessonScene):
             if k == 0:  # the sum appears with its first product: never "= 0" beside a line not yet added
                 running.set_value(value)
                 self.play(lit, FadeIn(running), run_time=0.7)
-            else:
-                self.play(lit, ChangeDecimalToValue(running, value), run_time=0.7)
+            else:  # each partial sum exactly, as its product lights: no tween through sums that never occur
+                running.set_value(value)
+                self.play(lit, Indicate(running, color=palette.HEAT_LOW, scale_factor=1.0), run_time=0.7)
 
     def fill_rows(self, x_mat, r_mat, skip_first: bool, run_time: float) -> None:
         """A frame slides down X while each shown row of the result appears."""
