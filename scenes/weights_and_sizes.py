@@ -21,6 +21,7 @@ from manim import (
     Polygon,
     Rectangle,
     SurroundingRectangle,
+    TransformFromCopy,
     VGroup,
     Write,
 )
@@ -152,7 +153,8 @@ class CompareSizes(LessonScene):
         self.play(*(FadeOut(m) for m in gone), row.animate.move_to(table[1], coor_mask=UP))
         split = HeadSplit(model)
         room = row.get_bottom()[1] - 0.5 - (SUBTITLE_TOP + GAP)
-        split.scale(min(1.0, room / split.height)).next_to(row, DOWN, buff=0.5).set_x(0)
+        split.scale(min(1.0, room / split.height)).next_to(row, DOWN, buff=0.5)
+        split.shift(-split.token.get_x() * RIGHT)  # the token's bar centred: the rest hangs from it
         self.narrate(
             f"A head does not read a slice of the embedding: its W_Q is {model.d_model} by {model.d_k}, "
             f"so it reads all {model.d_model} numbers and writes {model.d_k}."
@@ -179,61 +181,59 @@ class CompareSizes(LessonScene):
 
 class HeadSplit(VGroup):
     """A token's d_model numbers as a bar; below, each head's d_k output as a slot a d_model-th of its width,
-    reached by a funnel from the whole bar (its W_Q reads every number); :meth:`join` closes the slots' gaps."""
+    reached by a funnel from the whole bar (its W_Q reads every number); lower still, where :meth:`join` puts
+    copies of the slots side by side: the heads' outputs concatenated, as wide as the token again."""
 
     WIDTH = 12.0  # of the token's bar, in scene units
     HIGH = 0.7  # of the bars
-    DROP = 2.0  # from the token's bar down to the slots
+    DROP = 1.6  # from the token's bar down to the slots
+    GAP = 0.12  # between two heads' slots: separate outputs until they are joined
 
     def __init__(self, model: ModelSize) -> None:
         super().__init__()
         bar = Rectangle(width=self.WIDTH, height=self.HIGH, color=palette.TEXT, fill_opacity=0.15, stroke_width=2)
-        label = caption(f"one token: {model.d_model} numbers", BODY).move_to(bar)
-        self.token = VGroup(bar, label)
-        piece, gap = self.WIDTH / model.heads, 0.12
-        self.slots = VGroup()
-        self.funnels = VGroup()
+        self.token = VGroup(bar, caption(f"one token: {model.d_model} numbers", BODY).move_to(bar))
+        piece = self.WIDTH / model.heads
+        self.slots, self.funnels = VGroup(), VGroup()
         for h in range(model.heads):
-            x = bar.get_left()[0] + piece * (h + 0.5) + gap * (h - (model.heads - 1) / 2)
+            x = bar.get_left()[0] + piece * (h + 0.5) + self.GAP * (h - (model.heads - 1) / 2)
             slot = Rectangle(width=piece, height=self.HIGH, color=palette.QUERY, fill_opacity=0.35, stroke_width=2)
             slot.move_to([x, bar.get_y() - self.DROP, 0])
             slot.add(caption(str(model.d_k), BODY).move_to(slot))
-            top, bottom = bar.get_bottom()[1], slot.get_top()[1]
-            corners = [[bar.get_left()[0], top, 0], [bar.get_right()[0], top, 0]]
-            corners += [[slot.get_right()[0], bottom, 0], [slot.get_left()[0], bottom, 0]]
-            first = h == 0
-            self.funnels.add(
-                Polygon(*corners, color=palette.QUERY, stroke_width=2 if first else 1)
-                .set_fill(palette.QUERY, 0.25 if first else 0.06)
-                .set_stroke(opacity=1 if first else 0.5)
-            )
             self.slots.add(slot)
-        reads = caption(f"W<sub>Q</sub> of one head: {model.d_model} × {model.d_k}", BODY, palette.QUERY, markup=True)
-        # in the open triangle right of the first funnel's slope, clear of it by the slope's run over the label
-        middle = (np.array(bar.get_corner(DOWN + RIGHT)) + np.array(self.slots[0].get_corner(UP + RIGHT))) / 2
-        run = (bar.get_right()[0] - self.slots[0].get_right()[0]) / self.DROP * reads.height
-        self.reads = reads.next_to(middle, RIGHT, buff=run + 0.2)
-        joined = bar.copy().set_y(self.slots.get_y())  # where the slots end up: under the token's bar, as wide
-        self.brace = Brace(joined, DOWN, buff=0.1, color=palette.MUTED)
-        total = f"{model.heads} heads × {model.d_k} = {model.d_model}: the width of one token"
+            self.funnels.add(self.funnel(bar, slot, first=h == 0))
+        reads = VGroup(  # W_Q in TeX: its subscript large enough that Q does not read as O
+            formula("W_Q", size=DISPLAY, color=palette.QUERY),
+            caption(f"of one head: {model.d_model} × {model.d_k}", TITLE, palette.QUERY),
+        ).arrange(RIGHT, buff=0.15, aligned_edge=DOWN)
+        # where the other heads' slots come later, right, clear of the first funnel: it goes when they come
+        self.reads = reads.move_to(self.slots[1:]).align_to(bar, RIGHT)
+        below = self.slots.get_y() - self.HIGH - 0.45
+        self.joined = VGroup(
+            *(s.copy().move_to([x, below, 0]) for s, x in zip(self.slots, self.joined_xs(), strict=True))
+        )
+        self.brace = Brace(self.joined, DOWN, buff=0.1, color=palette.MUTED)
+        total = f"joined: {model.heads} heads × {model.d_k} = {model.d_model} numbers, one token's width again"
         self.total = caption(total, BODY).next_to(self.brace, DOWN, buff=0.1)
-        self.add(self.funnels, self.token, self.slots, self.reads, self.brace, self.total)
-
-    def join(self) -> AnimationGroup:
-        """Slide the slots together, so they span exactly the token's bar; the funnels follow their slots."""
-        moves = []
-        for slot, funnel, x in zip(self.slots, self.funnels, self.joined_xs(), strict=True):
-            moves.append(slot.animate.set_x(x))
-            moves.append(funnel.animate.become(self.funnel_to(funnel, x - slot.get_x())))
-        return AnimationGroup(*moves)
-
-    def joined_xs(self) -> list[float]:
-        piece, left = self.WIDTH / len(self.slots), self.token.get_left()[0]
-        return [left + piece * (h + 0.5) for h in range(len(self.slots))]
+        self.add(self.funnels, self.token, self.slots, self.reads, self.joined, self.brace, self.total)
 
     @staticmethod
-    def funnel_to(funnel: Polygon, dx: float) -> Polygon:
-        """``funnel`` with its bottom edge moved ``dx`` along x."""
-        corners = funnel.get_vertices()
-        corners[2:, 0] += dx
-        return funnel.copy().set_points_as_corners([*corners, corners[0]])
+    def funnel(bar: Rectangle, slot: Rectangle, first: bool) -> Polygon:
+        """From the whole bottom of ``bar`` to the top of ``slot``: the first head's drawn strong, the others faint."""
+        top, bottom = bar.get_bottom()[1], slot.get_top()[1]
+        corners = [[bar.get_left()[0], top, 0], [bar.get_right()[0], top, 0]]
+        corners += [[slot.get_right()[0], bottom, 0], [slot.get_left()[0], bottom, 0]]
+        return (
+            Polygon(*corners, color=palette.QUERY, stroke_width=2 if first else 1)
+            .set_fill(palette.QUERY, 0.25 if first else 0.06)
+            .set_stroke(opacity=1 if first else 0.5)
+        )
+
+    def join(self) -> AnimationGroup:
+        """Each head's output, copied down into its place in the concatenation."""
+        return AnimationGroup(*(TransformFromCopy(s, j) for s, j in zip(self.slots, self.joined, strict=True)))
+
+    def joined_xs(self) -> list[float]:
+        """The slots' centres once joined: edge to edge across the token's width."""
+        piece, left = self.WIDTH / len(self.slots), self.token.get_left()[0]
+        return [left + piece * (h + 0.5) for h in range(len(self.slots))]

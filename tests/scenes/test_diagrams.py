@@ -42,19 +42,20 @@ def test_card_is_at_least_the_height_asked_for():
 
 
 def test_the_heads_outputs_join_into_exactly_the_width_of_one_token():
-    """real-sizes: d_model / heads slots, once joined, tile the token's bar edge to edge; each funnel starts on the
-    whole bar (a head reads every number) and ends on its own slot."""
+    """real-sizes: the d_model / heads slots stay apart under the token (separate outputs, not slices of it); their
+    joined copies tile the token's width edge to edge, below; each funnel starts on the whole bar (a head reads every
+    number) and ends on its own slot."""
     from attention_math.model_types import ModelSize
     from scenes.weights_and_sizes import HeadSplit
 
     split = HeadSplit(ModelSize("m", 512, 8, 64, 8.0))
     bar = split.token[0]
-    xs = split.joined_xs()
-    width = split.slots[0].width  # the label sits inside its slot
-    assert abs(width * 8 - bar.width) < 1e-9
-    edges = sorted([(x - width / 2, x + width / 2) for x in xs])
+    edges = sorted((j.get_left()[0], j.get_right()[0]) for j in split.joined)
     assert abs(edges[0][0] - bar.get_left()[0]) < 1e-9 and abs(edges[-1][1] - bar.get_right()[0]) < 1e-9
     assert all(abs(a[1] - b[0]) < 1e-9 for a, b in zip(edges, edges[1:], strict=False))  # no gap, no overlap
+    apart = sorted((s.get_left()[0], s.get_right()[0]) for s in split.slots)
+    assert all(b[0] - a[1] > 0.05 for a, b in zip(apart, apart[1:], strict=False))  # the heads' outputs, apart
+    assert split.joined.get_top()[1] < split.slots.get_bottom()[1]  # joined below them, not under the token
     for funnel, slot in zip(split.funnels, split.slots, strict=True):
         top = funnel.get_vertices()[:2, 0]
         np.testing.assert_allclose(sorted(top), [bar.get_left()[0], bar.get_right()[0]], atol=1e-9)
