@@ -48,7 +48,17 @@ from scenes.kit import (
     palette,
     token_cell,
 )
-from scenes.kit.layout import MAX_COLS, MAX_ROWS, SUBTITLE_TOP, TOP, below_title, grow_within, matrix_font, token_matrix
+from scenes.kit.base import READ_HOLD
+from scenes.kit.layout import (
+    MAX_COLS,
+    MAX_ROWS,
+    SUBTITLE_TOP,
+    TOP,
+    below_title,
+    grow_within,
+    matrix_font,
+    token_matrix,
+)
 from scenes.kit.numbers import fmt
 
 
@@ -164,10 +174,14 @@ class CombineHeads(LessonScene):
         for n, (own, weights, name) in enumerate(glimpses, start=1):
             self.narrate(f"Head {n + 1}, with its own matrices, weighs the tokens differently.")
             self.play(*([] if n == 1 else [FadeIn(own)]), FadeIn(name), FadeIn(weights), run_time=0.8)
-            self.wait(2.0)
-            self.play(FadeOut(weights), FadeOut(name), FadeOut(own), run_time=0.5)
+            pair = self.beside_head_1(heads, tokens, n)  # "differently": than head 1, shown beside it
+            self.on_words("differently", FadeOut(VGroup(rule, own, name, weights)), FadeIn(pair), run_time=0.8)
+            self.finish_narration()
+            self.wait(READ_HOLD)
+            self.play(FadeOut(pair), run_time=0.5)
         self.narrate("Side by side, each head has its own output: one row per token, d_v columns each.")
-        self.play(FadeOut(rule))
+        if not glimpses:  # one head: the rule is still up
+            self.play(FadeOut(rule))
         self.play(LaggedStart(*(FadeIn(o) for o in outputs), lag_ratio=0.3))
         self.wait(1)
         concat = self.concat_matrix(we, tokens)
@@ -229,6 +243,25 @@ class CombineHeads(LessonScene):
         else:
             own.scale(shrink).next_to(rule, DOWN, buff=0.4).align_to(rule, LEFT)
         return own, weights, name
+
+    @staticmethod
+    def beside_head_1(heads: list[Head], tokens: list[str], n: int) -> VGroup:
+        """Head 1's weights and head ``n``'s side by side, each named, as large as the frame allows."""
+
+        def pair_at(cell: float) -> VGroup:
+            maps = (Heatmap(heads[k].weights, tokens, cell=cell) for k in (0, n))
+            named = (
+                VGroup(notation(caption(f"head {k + 1}", BODY)), m).arrange(DOWN, buff=0.3)
+                for k, m in zip((0, n), maps, strict=True)
+            )
+            return VGroup(*named).arrange(RIGHT, buff=1.0)
+
+        cell = token_cell(len(tokens))
+        pair = pair_at(cell)
+        while pair.width > 13 or pair.height > TOP - SUBTITLE_TOP - 0.2:  # smaller cells, never smaller text
+            cell *= 0.9
+            pair = pair_at(cell)
+        return below_title(pair).set_x(0)
 
     @staticmethod
     def head_matrices(head: Head, n: int) -> VGroup:
