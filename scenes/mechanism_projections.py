@@ -257,7 +257,8 @@ class TrackShapes(LessonScene):
         lines = (
             "Projecting: n by d model times d model by d k gives n by d k. Keys and values alike.",
             "Queries times keys transposed: one score for every pair of tokens, n by n.",
-            "The weights times the values: one output row of size d_v per token.",
+            "Softmax keeps the n by n shape: the weights α. α times the values gives Z, "
+            "one output row of size d_v per token.",
         )
         self.narrate(
             "Let us follow the shapes, with the worked example's sizes: n tokens, each d_model numbers long. "
