@@ -166,6 +166,20 @@ def cosine_move(focus: str, sentence: str, alone: dict[str, float], now: dict[st
     )
 
 
+def both_fall(focus: str, alone: dict[str, float], sentences: Sequence[dict[str, float]]) -> Claim:
+    """How many sentences leave ``focus`` less similar to every centre than it is alone; ``about`` holds them.
+    The centres are read from words alone, so a word in a sentence can fall away from all of them."""
+    fallen = tuple(k for k, now in enumerate(sentences) if all(now[n] < alone[n] for n in alone))
+    if not fallen:
+        return Claim(f"In every sentence, '{focus}' comes closer to at least one centre.", False)
+    return Claim(
+        f"In {len(fallen)} of the {len(sentences)} sentences, '{focus}' falls away from every centre: "
+        "what counts is which one it stays closer to.",
+        True,
+        fallen,
+    )
+
+
 def toy_match(tokens: Sequence[str], head_weights: Sequence[Array], focus: str, word: str) -> Claim:
     """The toy head whose row of ``focus`` looks most (of the other words) at the ``word`` a real head chose;
     head 1 with a neutral sentence when none does. ``about`` holds the head's place."""
@@ -211,5 +225,6 @@ def lesson_claims(values: LessonValues) -> dict[str, list[Claim]]:
     if "real_model" in values.declared:
         rm = values.real_model
         moves = [cosine_move(rm.focus, s.text, rm.alone.cosines, s.cosines) for s in rm.sentences]
-        claims["real-shift"] = [alone_leaning(rm.focus, rm.alone.cosines), *moves]
+        fallen = both_fall(rm.focus, rm.alone.cosines, [s.cosines for s in rm.sentences])
+        claims["real-shift"] = [alone_leaning(rm.focus, rm.alone.cosines), *moves, fallen]
     return claims

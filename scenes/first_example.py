@@ -91,8 +91,9 @@ class WorkCatSat(LessonScene):
         mats = VGroup(*(LabelledMatrix(m, name=r, color=palette.ROLE[r], font_size=30) for r, m in roles))
         mats.arrange(RIGHT, buff=0.6)
         fit_width(VGroup(e_mat, mats).arrange(RIGHT, buff=1.0), 13).move_to(UP * 0.6)
+        alone = e_mat.copy().scale(1.6).move_to(UP * 0.2)  # large while it is the only thing to read
         self.narrate(f"{len(tokens)} tokens, each embedded as a vector of {cs.E.shape[1]} numbers: the rows of X.")
-        self.play(FadeIn(e_mat.get_frame()), e_mat.fill_in(run_time=1.2))
+        self.play(FadeIn(alone.get_frame()), alone.fill_in(run_time=1.2))
         identity = all(is_identity(w) for w in (cs.W_q, cs.W_k, cs.W_v))
         how = r"W_{Q} = W_{K} = W_{V} = I" if identity else r"Q = X W_{Q},\; K = X W_{K},\; V = X W_{V}"
         rule = formula(how, size=FORMULA).next_to(VGroup(e_mat, mats), DOWN, buff=0.6)
@@ -101,6 +102,7 @@ class WorkCatSat(LessonScene):
             if identity
             else "Each projection turns X into its own matrix: Q, K and V."
         )
+        self.play(ReplacementTransform(alone, e_mat))  # to its place in the row Q, K and V will fill
         self.play(Write(rule))
         frames = VGroup(*(m.get_frame() for m in mats))
         self.play(*(ReplacementTransform(e_mat.cells.copy(), m.cells) for m in mats), FadeIn(frames))
@@ -296,8 +298,24 @@ class CompareScaling(LessonScene):
         caption_band(VGroup(*charts))  # both charts together, their verdicts just above the subtitle band
         self.narrate(claim.text)
         self.show_chart(charts[0])
-        self.narrate(softer(sd.softmax_raw, sd.softmax_scaled).text)
-        self.show_chart(charts[1])
+        scaled_named = "once scaled" in claim.text  # the scaled top weight is said here: its chart comes with it
+        if scaled_named:
+            bars, title, _ = charts[1]
+            self.on_words("once scaled", FadeIn(VGroup(bars.baseline, bars.get_labels(), title)), bars.grow())
+        softer_claim = softer(sd.softmax_raw, sd.softmax_scaled)
+        self.narrate(softer_claim.text)
+        if scaled_named:
+            if softer_claim.holds:  # the two smallest weights, the one it names growing into the other
+                lows = [
+                    c[0].get_bars()[int(np.argmin(w))]
+                    for c, w in zip(charts, (sd.softmax_raw, sd.softmax_scaled), strict=True)
+                ]
+                self.on_words(
+                    "the smallest weight", *(Indicate(b, color=palette.HIGHLIGHT) for b in lows), run_time=1.5
+                )
+            self.play(FadeIn(charts[1][2], shift=UP * 0.1))
+        else:
+            self.show_chart(charts[1])
         self.finish_narration()
         self.wait(1.5)
 

@@ -111,14 +111,11 @@ class LocateAttention(LessonScene):
         self.on_words("every other token", Create(pairs[1], lag_ratio=0.3), run_time=1.5)
         diagram = VGroup(column, arrows, block, repeat, note)
         uses = Card("What it is for", USES, palette.HEAT_LOW, width=4.6, font_size=BODY)
-        self.narrate(
-            "Keeping context from the whole sequence is what tasks like translation and summarization need.",
-            diagram.animate.scale(0.85).to_edge(LEFT, buff=0.5),
-            FadeOut(pairs),
-        )
+        self.narrate("Keeping context from the whole sequence is what tasks like translation and summarization need.")
+        self.play(diagram.animate.scale(0.85).to_edge(LEFT, buff=0.5), FadeOut(pairs))
         uses.next_to(diagram, RIGHT, buff=0.8).set_y(diagram.get_y())
         lines = (FadeIn(line, shift=LEFT * 0.2) for line in uses.body)
-        self.play(FadeIn(uses.frame), LaggedStart(FadeIn(uses.heading), *lines))
+        self.on_words("tasks like", FadeIn(uses.frame), LaggedStart(FadeIn(uses.heading), *lines), run_time=2)
         self.wait(2)
 
 

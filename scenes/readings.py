@@ -14,6 +14,7 @@ from manim import (
     FadeIn,
     FadeOut,
     LaggedStart,
+    ReplacementTransform,
     SurroundingRectangle,
     VGroup,
     Write,
@@ -32,7 +33,7 @@ from scenes.kit import (
     palette,
 )
 from scenes.kit.layout import caption_band, fit_width
-from scenes.kit.numbers import fmt
+from scenes.kit.numbers import fmt, places_for
 
 STORY_WORD = "apple"  # the slide deck's story is about this word's row; any other example reads its middle word
 
@@ -188,14 +189,20 @@ class SumTrainContext(LessonScene):
         VGroup(weights, terms).arrange(RIGHT, buff=1.0).next_to(title, DOWN, buff=0.5).to_edge(LEFT, buff=0.8)
         self.narrate(f"Now finish what '{tokens[f]}' reads: its row of weights, one per word.")
         self.play(FadeIn(weights))
+        vectors = LabelledMatrix(ts.embeddings, name="x_j", font_size=26).move_to(terms, aligned_edge=UP)
         self.narrate("Each word's vector is scaled by its weight.")
-        self.play(FadeIn(terms))
+        self.play(FadeIn(vectors))  # the vectors themselves first, then each row times its weight
+        self.wait(1.0)
+        self.play(ReplacementTransform(vectors, terms), run_time=1.2)
         total = LabelledMatrix(ts.output[f][None, :], name=r"\sum_j \alpha_j x_j", font_size=30, color=palette.VALUE)
         total.next_to(terms, RIGHT, buff=0.9)
+        alone = ", ".join(fmt(v, places_for(ts.embeddings)) for v in ts.embeddings[f])
+        before = caption(f"“{tokens[f]}” on its own: [{alone}]", LABEL, palette.MUTED).next_to(total, DOWN, buff=0.4)
         self.narrate(
             f"Add the scaled vectors up, unrounded: that sum is the new, context-aware vector of '{tokens[f]}'."
         )
         self.play(Write(total))
+        self.on_words("the new", FadeIn(before, shift=UP * 0.1))  # what it was, to compare
         self.honest_top(ts, weights)
         self.wait(1.5)
 

@@ -28,7 +28,7 @@ from manim import (
     config,
 )
 
-from attention_math.claims import alone_leaning, cosine_move, toy_match
+from attention_math.claims import alone_leaning, both_fall, cosine_move, toy_match
 from scenes.kit import (
     CELL,
     LABEL,
@@ -213,6 +213,15 @@ class TraceRealShift(LessonScene):
         self.shown_moves: list[VGroup] = []
         for k in range(len(rm.sentences)):
             self.show_sentence(rm, k, zoom, table)
+        alone_words = caption("the centres: cluster words read alone, no sentence", LABEL, palette.MUTED)
+        alone_words.next_to(zoom, DOWN, buff=0.3).set_x(0)
+        self.narrate("The centres come from the cluster words read alone, without a sentence around them.")
+        self.play(FadeIn(alone_words, shift=UP * 0.1))
+        fallen = both_fall(rm.focus, rm.alone.cosines, [s.cosines for s in rm.sentences])
+        self.narrate(fallen.text)
+        if fallen.holds:  # the sentences that fell away from every centre, pointed at as they are counted
+            lit = [self.shown_moves[k].animate.set_opacity(1) for k in fallen.about]
+            self.on_words("falls away", *lit, *(Indicate(self.shown_moves[k][0]) for k in fallen.about))
         moral = VGroup(
             caption(f"one word, “{rm.focus}”:", LABEL),
             caption("its sentence decides which meaning it is closer to", LABEL),
@@ -222,7 +231,7 @@ class TraceRealShift(LessonScene):
             "the context decides which meaning it is closer to."
         )
         moral.next_to(zoom, DOWN, buff=0.3).set_x(0)
-        self.play(FadeIn(moral[0]))
+        self.play(FadeOut(alone_words), FadeIn(moral[0]))
         self.on_words("the context decides", FadeIn(moral[1]))  # the claim, as it is said
         self.wait(1.0)
 

@@ -171,7 +171,15 @@ def test_the_real_model_moves_are_read_from_its_cosines():
     alone = rm.alone.cosines
     leaning = re.search(r"leans (\S+):", said[0].text).group(1)
     assert alone[leaning] == max(alone.values())
-    for sentence, claim in zip(rm.sentences, said[1:], strict=True):
+    *moves, fallen = said[1:]
+    dropped = [s for s in rm.sentences if all(s.cosines[n] < alone[n] for n in alone)]  # worked out here
+    if dropped:
+        count = re.search(r"In (\d+) of the (\d+) sentences", fallen.text).groups()
+        assert (int(count[0]), int(count[1])) == (len(dropped), len(rm.sentences))
+    else:
+        assert "falls away" not in fallen.text
+        assert all(any(s.cosines[n] > alone[n] for n in alone) for s in rm.sentences)
+    for sentence, claim in zip(rm.sentences, moves, strict=True):
         change = {n: sentence.cosines[n] - alone[n] for n in alone}
         if "moves closer to" in claim.text:
             name = re.search(r"moves closer to (\S+):", claim.text).group(1)
