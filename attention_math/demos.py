@@ -45,15 +45,20 @@ def scaling_demo(query: Array, keys: Array) -> ScalingDemo:
     )
 
 
+SHOWN_ENTRIES = 60  # random entries drawn as dots where variance is defined
+
+
 def variance_demo(dimensions: list[int], samples: int, seed: int) -> VarianceDemo:
     """Dot products of random N(0, 1) vectors: variance ≈ d_k raw, ≈ 1 after ÷√d_k."""
     rng = np.random.default_rng(seed)
     var_raw: list[float] = []
     var_scaled: list[float] = []
     max_raw: list[float] = []
+    entries: Array | None = None
     for d in dimensions:
         q = rng.standard_normal((samples, d))
         k = rng.standard_normal((samples, d))
+        entries = q.ravel()[:SHOWN_ENTRIES] if entries is None else entries
         dots = np.einsum("sd,sd->s", q, k)
         var_raw.append(float(dots.var()))
         var_scaled.append(float((dots / np.sqrt(d)).var()))
@@ -66,6 +71,7 @@ def variance_demo(dimensions: list[int], samples: int, seed: int) -> VarianceDem
         variance_raw=np.array(var_raw),
         variance_scaled=np.array(var_scaled),
         max_abs_raw=np.array(max_raw),
+        entries=np.asarray(entries),
     )
 
 

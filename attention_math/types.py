@@ -274,6 +274,7 @@ class VarianceDemo:
     variance_raw: Array
     variance_scaled: Array
     max_abs_raw: Array
+    entries: Array  # the first entries drawn for q at the smallest d_k: what "variance one" looks like
 
 
 @dataclass(frozen=True)

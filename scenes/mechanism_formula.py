@@ -18,6 +18,7 @@ from manim import (
     DecimalNumber,
     FadeIn,
     FadeOut,
+    FadeTransform,
     GrowArrow,
     Indicate,
     MathTex,
@@ -246,6 +247,9 @@ class AlignVectors(LessonScene):
         self.wait(1.5)
 
         verdict, key_angle = VGroup(), demo.angle_key
+        own, turned = names[1], caption("the same key, turned", LEAD, palette.KEY, font=SERIF)
+        turned.move_to(own, aligned_edge=LEFT)  # turned, it is no longer the key of that word: its numbers change
+        renamed = [FadeTransform(own, turned)]
         for turn, label, said in (
             (0.0, "aligned: strong match", "Turn the key along the query: the largest score, a strong match."),
             (
@@ -260,8 +264,8 @@ class AlignVectors(LessonScene):
             )
             self.narrate(said)
             target = demo.angle_query + turn
-            self.play(*turn_key(plane, key, reading, demo, (key_angle, target)), FadeOut(verdict), run_time=2)
-            key_angle = target
+            self.play(*turn_key(plane, key, reading, demo, (key_angle, target)), FadeOut(verdict), *renamed, run_time=2)
+            key_angle, renamed = target, []
             self.play(FadeIn(new))
             verdict = new
             self.wait(1.2)
@@ -271,7 +275,8 @@ class AlignVectors(LessonScene):
         )
         rule.next_to(verdict, DOWN, aligned_edge=LEFT, buff=0.6)
         self.narrate("The score measures how parallel the query is to the key, times how long both are.")
-        self.play(*turn_key(plane, key, reading, demo, (key_angle, demo.angle_key)), FadeOut(verdict), run_time=2)
+        back = FadeTransform(turned, own.copy())  # back where it was: the word's own key again
+        self.play(*turn_key(plane, key, reading, demo, (key_angle, demo.angle_key)), FadeOut(verdict), back, run_time=2)
         self.play(Write(rule))
         self.wait(2.5)
 

@@ -8,11 +8,14 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    Create,
+    Dot,
     FadeIn,
     FadeOut,
     GrowFromEdge,
     Indicate,
     LaggedStart,
+    Line,
     ManimColor,
     Rectangle,
     SurroundingRectangle,
@@ -84,11 +87,16 @@ class ExplodeDotProducts(LessonScene):
             dims_name = VGroup(dims_name, step.next_to(dims, RIGHT, buff=0.4))
         axis_name = caption("variance of q·k", CAPTION, palette.MUTED, font=SERIF).next_to(axis, UP, buff=3.9)
         axis_name.align_to(axis, LEFT).align_to(numbers[-1], UP)
+        spread = entry_strip(demo.entries, left=origin[0] + 0.3, right=origin[0] + CHART_WIDTH - 0.3, y=-0.6)
         self.narrate("A dot product adds up d k products. Give q and k random entries of variance one.")
         self.play(Write(rule), run_time=1.0)
         self.play(FadeIn(axis), FadeIn(dims), FadeIn(dims_name), FadeIn(axis_name), run_time=0.8)  # the empty chart
+        self.on_words("random entries", FadeIn(spread.line), LaggedStart(*map(FadeIn, spread.dots), lag_ratio=0.02))
         self.narrate("Variance measures how widely values spread: the mean of their squared distances from the mean.")
         self.play(Indicate(axis_name, color=palette.HIGHLIGHT))  # the word being defined
+        self.on_words("squared distances", Create(spread.mean), LaggedStart(*map(Create, spread.gaps), lag_ratio=0.02))
+        self.wait(1.0)
+        self.play(FadeOut(spread), run_time=0.6)  # the chart the bars will fill
         self.narrate(f"Over {fmt_int(demo.samples)} random pairs, the variance of q dot k grows like d k itself.")
         self.play(
             LaggedStart(*(GrowFromEdge(b, DOWN) for b in bars), lag_ratio=0.3),
@@ -124,6 +132,30 @@ class ExplodeDotProducts(LessonScene):
         return (
             VGroup(head, at, value).arrange(DOWN, buff=0.12).next_to(bars[-1], RIGHT, buff=0.5).align_to(bars[-1], UP)
         )
+
+
+def entry_strip(entries: np.ndarray, left: float, right: float, y: float) -> VGroup:
+    """Random entries as dots over a line from −3 to 3, stacked where they crowd; ``mean`` is a line at their
+    mean and ``gaps`` join each dot to it: the distances whose squares variance averages."""
+    to_x = lambda v: left + (np.clip(v, -3, 3) + 3) / 6 * (right - left)  # noqa: E731
+    line = Line([left, y, 0], [right, y, 0], color=palette.MUTED, stroke_width=2)
+    label = caption("random entries of q", LABEL, palette.MUTED, font=SERIF).next_to(line, DOWN, buff=0.15)
+    stacked: dict[int, int] = {}
+    dots, gaps = VGroup(), VGroup()
+    mean = float(np.mean(entries))
+    for v in entries:
+        column = int(np.floor(v / 0.25))
+        height = stacked.get(column, 0)
+        stacked[column] = height + 1
+        dot = Dot([to_x(v), y + 0.15 + 0.2 * height, 0], radius=0.08, color=palette.QUERY)
+        dots.add(dot)
+        gaps.add(Line(dot.get_center(), [to_x(mean), dot.get_y(), 0], color=palette.HIGHLIGHT, stroke_width=1.5))
+    top = y + 0.15 + 0.2 * max(stacked.values())
+    strip = VGroup(VGroup(line, label), dots)
+    strip.line, strip.dots, strip.gaps = VGroup(line, label), dots, gaps
+    strip.mean = Line([to_x(mean), y, 0], [to_x(mean), top + 0.1, 0], color=palette.HIGHLIGHT, stroke_width=3)
+    strip.add(strip.mean, gaps)
+    return strip
 
 
 class SaturateSoftmax(LessonScene):

@@ -99,7 +99,7 @@ class AlignDotProducts(LessonScene):
         fit_width(note, plane.width).next_to(plane, UP, buff=NOTE_BUFF).align_to(plane, LEFT)
         query = plane.polar_arrow(head.query_norms[0], 0.0, palette.QUERY)
         q_name = TokenRow([f"q: {tokens[0]}"], font_size=28, color=palette.QUERY)
-        q_name.next_to(query.get_start(), LEFT, buff=0.15)  # the keys crowd round its tip
+        q_name.next_to(query.get_start(), DOWN + LEFT, buff=0.1)  # below the axis; the keys crowd round its tip
         self.narrate(f"A score asks: how well does the query of '{tokens[0]}' line up with each key?")
         self.play(Create(plane), FadeIn(note), GrowArrow(query), FadeIn(q_name))
         keys = VGroup(

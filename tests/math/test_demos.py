@@ -213,3 +213,11 @@ def test_path_runs_from_before_to_after(values, sentence):
     np.testing.assert_allclose(path[0], c.before)
     np.testing.assert_allclose(path[-1], c.after, atol=1e-12)
     np.testing.assert_allclose(np.diff(path, axis=0), c.pulls)
+
+
+def test_the_entries_shown_are_the_first_ones_drawn_for_q():
+    """The dots of variance-explodes are the first entries of q at the smallest d_k, drawn again here."""
+    demo = variance_demo([4, 8], 500, 7)
+    again = np.random.default_rng(7).standard_normal((500, 4)).ravel()[: len(demo.entries)]
+    np.testing.assert_array_equal(demo.entries, again)
+    assert len(demo.entries) >= 30
