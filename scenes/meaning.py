@@ -9,6 +9,7 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    AnimationGroup,
     Create,
     FadeIn,
     FadeOut,
@@ -65,10 +66,16 @@ class MapStaticEmbeddings(LessonScene):
         meaning = meaning_map(ss, width=11.5, height=5.4).next_to(title, DOWN, buff=0.25)
         self.narrate("Picture meanings as places on a map: words that mean similar things sit close together.")
         self.play(Create(meaning.plane), run_time=1)
-        for name, region in meaning.regions.items():
-            self.play(FadeIn(region), LaggedStart(*map(FadeIn, meaning.cluster_marks[name]), lag_ratio=0.2))
+        clusters = (
+            AnimationGroup(FadeIn(region), LaggedStart(*map(FadeIn, meaning.cluster_marks[name]), lag_ratio=0.2))
+            for name, region in meaning.regions.items()
+        )
+        self.on_words("words that mean", LaggedStart(*clusters, lag_ratio=0.7), run_time=2.5)  # as they are named
         self.narrate("Each cluster has a centre, the ring: the average position of its words.")
-        self.play(*(Indicate(r.centre, color=r.centre.get_color(), scale_factor=2) for r in meaning.regions.values()))
+        rings = (Indicate(r.centre, color=palette.HIGHLIGHT, scale_factor=2.5) for r in meaning.regions.values())
+        self.on_words("the ring", *rings, run_time=1.5)  # the small ring, not the cluster's disc
+        words = (Indicate(m, scale_factor=1.3) for marks in meaning.cluster_marks.values() for m in marks)
+        self.on_words("its words", *words, run_time=1.2)  # the words it is the average of
         mark = meaning.mark(word, palette.TEXT, at=case.before)
         self.narrate(f"Before attention, '{word}' has one fixed vector, the same in every sentence.")
         self.play(FadeIn(mark, scale=1.5))

@@ -225,7 +225,7 @@ class SeparateCosine(LessonScene):
             caption("dot products, grow with dₖ: hence ÷√dₖ", BODY),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
         panel = VGroup(notation(pair), lines, notation(why)).arrange(DOWN, aligned_edge=LEFT, buff=0.5)
-        fit_content(VGroup(picture, panel).arrange(RIGHT, buff=0.9))
+        fit_content(VGroup(picture, panel).arrange(RIGHT, buff=0.9), width=13.0)  # clear of the frame's edges
         self.narrate(
             "You may read that the score is a cosine similarity. The cosine only measures the angle.",
             FadeIn(picture),

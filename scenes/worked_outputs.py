@@ -82,7 +82,9 @@ class SumValues(LessonScene):
         weighted = LabelledMatrix(
             head.weighted_values[i],
             row_labels=[
-                f"{fmt(w)} × {value_name(v, t)}" for w, v, t in zip(head.weights[i], head.V, tokens, strict=True)
+                # three decimals: a weight rounded to two can multiply out to another product than the one shown
+                f"{fmt(w, 3)} × {value_name(v, t)}"
+                for w, v, t in zip(head.weights[i], head.V, tokens, strict=True)
             ],
             name=r"\text{weight} \times \text{value}",
             color=palette.VALUE,
