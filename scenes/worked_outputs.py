@@ -88,6 +88,7 @@ class SumValues(LessonScene):
             ],
             name=r"\text{weight} \times \text{value}",
             color=palette.VALUE,
+            places=3,  # as the weights: each product is the product of the numbers beside it, to the digit
             font_size=matrix_font(len(tokens)),
             max_rows=MAX_ROWS,
             max_cols=MAX_COLS,
