@@ -14,6 +14,7 @@ from manim import (
     Create,
     FadeIn,
     Indicate,
+    LaggedStart,
     Mobject,
     Rectangle,
     Succession,
@@ -172,12 +173,13 @@ class CorrectGradientClaim(LessonScene):
         rows = self.gradient_bars(demo)
         verdict = caption("large scores make the gradient vanish, not explode", PROMINENT, palette.TEXT)
         fit_width(verdict, 12)
-        fit_content(VGroup(claim, rows, verdict).arrange(DOWN, buff=0.6))
+        fit_content(VGroup(claim, rows, verdict).arrange(DOWN, buff=0.6), width=13.0)  # clear of the edges
         self.narrate("You may read that the scaling prevents exploding gradients. Check it against the numbers.")
         self.play(FadeIn(claim))
+        self.on_words("Check it", LaggedStart(*(FadeIn(row[0]) for row in rows), lag_ratio=0.3))  # the scores
         said = self.narrate("As the same scores grow, the size of softmax's gradient shrinks toward zero.")
         for row in rows:  # one play a row: a row already in is not drawn again in every frame of the others
-            self.play(FadeIn(row, shift=RIGHT * 0.2), run_time=speaking_time(said) / len(rows))
+            self.play(FadeIn(row[1:], shift=RIGHT * 0.2), run_time=speaking_time(said) / len(rows))
         self.narrate("So the danger is vanishing gradients, not exploding ones: dividing by √d_k keeps them alive.")
         self.play(Write(verdict))
         self.wait(1.5)
