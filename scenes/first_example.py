@@ -9,12 +9,15 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    Arrow,
     Create,
     FadeIn,
     FadeOut,
+    GrowArrow,
     Indicate,
     LaggedStart,
     ReplacementTransform,
+    SurroundingRectangle,
     Transform,
     VGroup,
     Write,
@@ -38,6 +41,7 @@ from scenes.kit import (
     notation,
     palette,
 )
+from scenes.kit.base import READ_HOLD
 from scenes.kit.layout import GAP, SUBTITLE_TOP, TOP, caption_band, fit_width
 from scenes.kit.numbers import fmt, places_for
 
@@ -80,8 +84,10 @@ class WorkCatSat(LessonScene):
         scaled = self.scale(cs, scores)
         weights = self.softmax_rows(cs, scaled)
         self.finish_narration()
-        self.play(FadeOut(VGroup(scaled, weights)))
-        self.build_output(cs)
+        self.play(
+            FadeOut(scaled), weights.animate.to_edge(RIGHT, buff=0.4), weights.get_caption().animate.set_opacity(0)
+        )
+        self.build_output(cs, weights)  # the weights stay up: the output is made from their first row
 
     def project(self, cs: CatSat) -> tuple[LabelledMatrix, LabelledMatrix]:
         """X, then Q, K and V from it (the notes' identity projections make all three equal X)."""
@@ -166,9 +172,13 @@ class WorkCatSat(LessonScene):
         self.play(Write(divide))
         scaled = LabelledMatrix(
             cs.scaled_scores, row_labels=tokens, col_labels=tokens, name=r"QK^{T} / \sqrt{d_k}", font_size=STAGE
-        ).move_to(scores, aligned_edge=LEFT + DOWN)
-        self.play(ReplacementTransform(scores, scaled), run_time=1.2)
-        self.play(FadeOut(divide))
+        )
+        scaled.next_to(scores, RIGHT, buff=1.6).align_to(scores, DOWN)  # beside the scores it comes from
+        arrow = Arrow(scores.get_right(), scaled.get_left(), buff=0.2, color=palette.MUTED)
+        self.play(GrowArrow(arrow), ReplacementTransform(scores.copy(), scaled), run_time=1.2)
+        self.finish_narration()
+        self.wait(READ_HOLD)
+        self.play(FadeOut(VGroup(scores, divide, arrow)), scaled.animate.move_to(scores, aligned_edge=LEFT + DOWN))
         return scaled
 
     def softmax_rows(self, cs: CatSat, scaled: LabelledMatrix) -> Heatmap:
@@ -195,14 +205,14 @@ class WorkCatSat(LessonScene):
         self.play(FadeOut(VGroup(frame, line)))
         return heat
 
-    def build_output(self, cs: CatSat) -> None:
+    def build_output(self, cs: CatSat, heat: Heatmap) -> None:
         """Z of the first token: each value row scaled by its weight, then added up column by column;
         then every other token's row of Z."""
         tokens, weights, i = cs.tokens, cs.weights[0], 0
         self.narrate(f"Finally the output of '{tokens[i]}': every value row, scaled by its weight, added up.")
         v_mat = LabelledMatrix(
             cs.V, row_labels=[f"V({t})" for t in tokens], name="V", color=palette.VALUE, font_size=OUTPUT
-        ).move_to(UP * 0.7)
+        ).move_to(UP * 0.7 + LEFT * 1.8)  # left of the weights it will be scaled by
         self.play(FadeIn(v_mat.get_frame()), v_mat.fill_in(run_time=1))
         weighted = LabelledMatrix(
             cs.weighted_values[i],
@@ -212,6 +222,8 @@ class WorkCatSat(LessonScene):
             places=2,
         ).move_to(v_mat, aligned_edge=RIGHT + DOWN)
         self.narrate(f"Weights from the row of '{tokens[i]}' scale the value rows.")
+        row = SurroundingRectangle(heat.get_row(i), color=palette.HIGHLIGHT, buff=0.04)
+        self.play(Create(row))
         self.play(ReplacementTransform(v_mat, weighted), run_time=1.2)
         z = LabelledMatrix(cs.output[i : i + 1], row_labels=[f"Z({tokens[i]})"], font_size=OUTPUT, places=2)
         z.next_to(weighted, DOWN, buff=0.6).align_to(weighted.cells, RIGHT)
@@ -236,7 +248,8 @@ class WorkCatSat(LessonScene):
         self.play(FadeIn(summary, shift=UP * 0.2))
         self.play(Indicate(z.cells, color=palette.HEAT_LOW))
         self.wait(2)
-        self.other_outputs(cs, leaving=VGroup(weighted, z, summary))
+        self.play(FadeOut(row))
+        self.other_outputs(cs, leaving=VGroup(weighted, z, summary, heat))
 
     def other_outputs(self, cs: CatSat, leaving: VGroup) -> None:
         """Output(cat), Output(sat): the same sum with each token's own weight row, one row of Z each
