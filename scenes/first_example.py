@@ -201,8 +201,10 @@ class WorkCatSat(LessonScene):
         row = cs.weights[0]
         most = " and ".join(f"'{t}'" for t, w in zip(tokens, row, strict=True) if np.isclose(w, row.max()))
         self.narrate(f"Each row adds up to 1. '{tokens[0]}' attends most to {most}.")
+        first = SurroundingRectangle(heat.get_row(0), color=palette.HIGHLIGHT, buff=0.04)
+        self.on_words(f"'{tokens[0]}' attends", FadeOut(VGroup(frame, line)), Create(first))  # the row it reads
         self.wait(1.5)
-        self.play(FadeOut(VGroup(frame, line)))
+        self.play(FadeOut(first))
         return heat
 
     def build_output(self, cs: CatSat, heat: Heatmap) -> None:

@@ -12,6 +12,7 @@ from manim import (
     Dot,
     FadeIn,
     FadeOut,
+    FadeTransform,
     GrowFromEdge,
     Indicate,
     LaggedStart,
@@ -114,9 +115,13 @@ class ExplodeDotProducts(LessonScene):
         tamed = value_bars(np.maximum(scaled * unit, 0.04), CHART_WIDTH, color=palette.HEAT_LOW).shift(origin)
         tamed_numbers = bar_labels(tamed, [fmt(v) for v in scaled], palette.HEAT_LOW)
         self.narrate("The variance is back to about one, whatever the dimension.")
+        renamed = caption("variance of q·k / √dₖ", CAPTION, palette.MUTED, font=SERIF).move_to(
+            axis_name, aligned_edge=LEFT
+        )
         self.play(
             bars.animate.set_fill(opacity=0.2),
             FadeOut(numbers),
+            FadeTransform(axis_name, renamed),  # the bars now measure the scaled scores
             LaggedStart(*(GrowFromEdge(b, DOWN) for b in tamed), lag_ratio=0.2),
             FadeIn(tamed_numbers, shift=DOWN * 0.3),
             run_time=1.5,
