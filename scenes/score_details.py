@@ -18,6 +18,7 @@ from manim import (
     Mobject,
     Rectangle,
     Succession,
+    TransformFromCopy,
     VGroup,
     Write,
 )
@@ -39,13 +40,16 @@ from scenes.kit import (
     palette,
 )
 from scenes.kit.base import speaking_time
-from scenes.kit.layout import fit_content, fit_width
+from scenes.kit.layout import GAP, SUBTITLE_TOP, fit_content, fit_width
 from scenes.kit.numbers import fmt
 from scenes.kit.vectors import VectorPlane
 
 
 def _frame(mob, color) -> Rectangle:
     return Rectangle(width=mob.width + 0.15, height=mob.height + 0.12, color=color).move_to(mob)
+
+
+SHRUNK = 0.7  # the scores' size beside the weights, once the weights come in under them
 
 
 class MirrorScores(LessonScene):
@@ -79,13 +83,29 @@ class MirrorScores(LessonScene):
             self.narrate(f"The scores mirror: {pair} score the same, {number_text(cs.scores[0, -1])}.")
         else:
             self.narrate("Here the scores do not mirror.")
-        self.play(Create(_frame(a, palette.HIGHLIGHT)), Create(_frame(b, palette.HIGHLIGHT)))  # one pair, one colour
+        frames = VGroup(_frame(a, palette.HIGHLIGHT), _frame(b, palette.HIGHLIGHT))
+        self.play(*map(Create, frames))  # one pair, one colour
         self.play(FadeIn(verdict, shift=UP * 0.1))
         self.narrate(claim.text)
         self.play(FadeIn(why[0]))
-        if claim.about:  # the two weights, then why they differ, as they are said
-            self.on_words("gives", FadeIn(why[1]))
-            self.on_words("Each row", FadeIn(why[2]))
+        if claim.about:  # the two weights, in the grid where the scores were, then why they differ, as said
+            i, j = claim.about
+            alphas = LabelledMatrix(
+                cs.weights, row_labels=tokens, col_labels=tokens, name=r"\alpha", font_size=36, places=2
+            )
+            corner = grid.get_corner(UP + LEFT)
+            scores = VGroup(grid, frames)
+            small = scores.copy().scale(SHRUNK, about_point=corner)  # the scores make room for the weights below
+            room = small.get_bottom()[1] - 0.3 - (SUBTITLE_TOP + GAP)
+            alphas.scale(min(1.0, room / alphas.height)).next_to(small, DOWN, buff=0.3).align_to(small, LEFT)
+            moved = VGroup(
+                _frame(alphas.get_entry(i, j), palette.HIGHLIGHT), _frame(alphas.get_entry(j, i), palette.HIGHLIGHT)
+            )
+            self.on_words("gives", scores.animate.scale(SHRUNK, about_point=corner), FadeIn(alphas), FadeIn(why[1]))
+            self.play(TransformFromCopy(frames, moved))
+            self.on_words(
+                "Each row", FadeIn(why[2]), Indicate(alphas.get_row(i), color=palette.HIGHLIGHT, scale_factor=1)
+            )
         else:
             self.play(FadeIn(why[2]))
         self.narrate("Learned projections with W_Q not equal to W_K break this mirror: one reason for three matrices.")
