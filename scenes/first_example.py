@@ -316,7 +316,7 @@ class CompareScaling(LessonScene):
         scaled_named = "once scaled" in claim.text  # the scaled top weight is said here: its chart comes with it
         if scaled_named:
             bars, title, _ = charts[1]
-            self.on_words("once scaled", FadeIn(VGroup(bars.baseline, bars.get_labels(), title)), bars.grow())
+            self.on_words("against", FadeIn(VGroup(bars.baseline, bars.get_labels(), title)), bars.grow())
         softer_claim = softer(sd.softmax_raw, sd.softmax_scaled)
         self.narrate(softer_claim.text)
         if scaled_named:
@@ -335,11 +335,10 @@ class CompareScaling(LessonScene):
         self.wait(1.5)
 
     def show_chart(self, chart: VGroup) -> None:
-        """Axis, heading and key names first, then the bars grow, then the verdict."""
+        """Axis, heading and key names with the bars growing, then the verdict."""
         bars, title, verdict = chart
-        self.play(FadeIn(VGroup(bars.baseline, bars.get_labels(), title)))
-        self.play(bars.grow(run_time=1.2))
-        self.play(FadeIn(verdict, shift=UP * 0.1))
+        self.play(FadeIn(VGroup(bars.baseline, bars.get_labels(), title)), bars.grow(run_time=1.2))
+        self.play(FadeIn(verdict, shift=UP * 0.1), run_time=0.8)
 
     def vectors(self, sd: ScalingDemo) -> VGroup:
         """q in query colour, the keys in key colour, on one line."""

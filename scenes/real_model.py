@@ -270,13 +270,13 @@ class TraceRealShift(LessonScene):
             f"Where does a trained model put “{rm.focus}”? We take its vector after all {rm.layers} layers: "
             "attention, feed-forward and residual, all of them."
         )
-        self.play(FadeIn(lines[1]), Create(plane), FadeIn(flow.token))
+        self.play(Create(plane), FadeIn(flow.token))
         self.on_words("We take", GrowArrow(flow.arrows[0]), FadeIn(flow.stack[0], lag_ratio=0.2), run_time=1.2)
         self.on_words("after all", FadeIn(flow.stack[1]), Indicate(flow.stack[0], color=palette.HIGHLIGHT))
         self.on_words("attention", GrowArrow(flow.arrows[1]), FadeIn(flow.vector))  # the vector all of them leave
         self.narrate(f"It has {rm.hidden_size} numbers; to draw it, we flatten it to 2.")
         self.play(Indicate(flow.vector[1], color=palette.HIGHLIGHT))
-        self.on_words("we flatten", GrowArrow(flow.arrows[2]), FadeIn(flow.flat), FadeIn(lines[0]))
+        self.on_words("we flatten", GrowArrow(flow.arrows[2]), FadeIn(flow.flat), FadeIn(lines))  # how, and from what
         return flow
 
     def show_overview(self, rm: dict, plane: VectorPlane, flow: VGroup) -> VGroup:

@@ -115,7 +115,7 @@ class ExplodeDotProducts(LessonScene):
         tamed = value_bars(np.maximum(scaled * unit, 0.04), CHART_WIDTH, color=palette.HEAT_LOW).shift(origin)
         tamed_numbers = bar_labels(tamed, [fmt(v) for v in scaled], palette.HEAT_LOW)
         self.narrate("The variance is back to about one, whatever the dimension.")
-        renamed = caption("variance of q·k / √dₖ", CAPTION, palette.MUTED, font=SERIF).move_to(
+        renamed = caption("variance of the scaled scores", CAPTION, palette.MUTED, font=SERIF).move_to(
             axis_name, aligned_edge=LEFT
         )
         self.play(

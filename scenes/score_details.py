@@ -30,6 +30,7 @@ from scenes.kit import (
     BODY,
     CAPTION,
     FORMULA,
+    LABEL,
     LEAD,
     PROMINENT,
     LabelledMatrix,
@@ -72,6 +73,7 @@ class MirrorScores(LessonScene):
             caption("learned, different W for queries and keys", BODY),
             caption("break the mirror: one reason for three matrices", BODY),
         ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+        why[3:].shift(DOWN * 0.3)  # the conclusion apart from the reason
         panel = VGroup(rule, verdict, why).arrange(DOWN, aligned_edge=LEFT, buff=0.6)
         fit_content(VGroup(grid, panel).arrange(RIGHT, buff=0.9), width=12.4)  # a margin each side, as elsewhere
         same = "same matrix for" if cs.same_query_key else "different matrices for"
@@ -91,7 +93,12 @@ class MirrorScores(LessonScene):
         if claim.about:  # the two weights, in the grid where the scores were, then why they differ, as said
             i, j = claim.about
             alphas = LabelledMatrix(
-                cs.weights, row_labels=tokens, col_labels=tokens, name=r"\alpha", font_size=36, places=2
+                cs.weights,
+                row_labels=tokens,
+                col_labels=tokens,
+                name=r"\alpha",
+                font_size=36,
+                places=2,
             )
             corner = grid.get_corner(UP + LEFT)
             scores = VGroup(grid, frames)
@@ -118,11 +125,14 @@ class MirrorScores(LessonScene):
         if not pair:
             return VGroup()
         a, b = pair
-        return caption(
-            f"weights: {tokens[a]} → {tokens[b]} {fmt(weights[a, b])},  {tokens[b]} → {tokens[a]} {fmt(weights[b, a])}",
-            BODY,
-            palette.HIGHLIGHT,
-        )
+        return VGroup(  # the weights are softmax of the scores ÷ √dₖ, not of the scores drawn above them
+            caption("weights α = softmax(scores ÷ √dₖ):", BODY, palette.HIGHLIGHT),
+            caption(
+                f"{tokens[a]} → {tokens[b]} {fmt(weights[a, b])},  {tokens[b]} → {tokens[a]} {fmt(weights[b, a])}",
+                BODY,
+                palette.HIGHLIGHT,
+            ),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
 
 
 class ReadGaps(LessonScene):
@@ -193,11 +203,20 @@ class CorrectGradientClaim(LessonScene):
         rows = self.gradient_bars(demo)
         verdict = caption("large scores make the gradient vanish, not explode", PROMINENT, palette.TEXT)
         fit_width(verdict, 12)
-        fit_content(VGroup(claim, rows, verdict).arrange(DOWN, buff=0.6), width=13.0)  # clear of the edges
+        given = caption(
+            f"the scores of the last clip: [{', '.join(fmt(v) for v in demo.scores)}]", LABEL, palette.MUTED
+        )
+        meaning = caption(
+            "gradient size: how much the weights move when the scores move a little", LABEL, palette.MUTED
+        )
+        figure = VGroup(claim, VGroup(given, rows, meaning).arrange(DOWN, buff=0.35), verdict).arrange(DOWN, buff=0.5)
+        fit_content(figure, width=13.0)  # clear of the edges
         self.narrate("You may read that the scaling prevents exploding gradients. Check it against the numbers.")
         self.play(FadeIn(claim))
-        self.on_words("Check it", LaggedStart(*(FadeIn(row[0]) for row in rows), lag_ratio=0.3))  # the scores
+        names = LaggedStart(*(FadeIn(row[0]) for row in rows), lag_ratio=0.3)
+        self.on_words("Check it", FadeIn(given), names)  # which scores, and how much each is multiplied up
         said = self.narrate("As the same scores grow, the size of softmax's gradient shrinks toward zero.")
+        self.play(FadeIn(meaning), run_time=0.6)
         for row in rows:  # one play a row: a row already in is not drawn again in every frame of the others
             self.play(FadeIn(row[1:], shift=RIGHT * 0.2), run_time=speaking_time(said) / len(rows))
         self.narrate("So the danger is vanishing gradients, not exploding ones: dividing by √d_k keeps them alive.")

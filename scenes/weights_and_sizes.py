@@ -108,11 +108,11 @@ class CompareSizes(LessonScene):
     def construct(self) -> None:
         we, rm = self.values.worked_example, self.values.real_model
         title = self.show_title()
-        toy = ModelSize("this lesson's toy", we.d_model, we.h, we.d_k, we.heads[0].sqrt_d_k)
+        toy = ModelSize("our worked example", we.d_model, we.h, we.d_k, we.heads[0].sqrt_d_k)  # I love apple phones
         rows = [toy, *rm.sizes]
         table = self.table(rows)
         table.next_to(title, DOWN, buff=0.6)
-        self.narrate(f"Our toy has d_model {toy.d_model} and {toy.heads} heads. Real models are far wider.")
+        self.narrate(f"Our worked example has d_model {toy.d_model} and {toy.heads} heads. Real models are far wider.")
         self.play(FadeIn(table[0]), FadeIn(table[1]))
         for model, line in zip(rows[1:], table[2:], strict=True):
             self.narrate(

@@ -102,19 +102,22 @@ class SumValues(LessonScene):
             sums[:1], name=r"\text{running sum}", color=palette.TEXT, font_size=34, max_cols=MAX_COLS
         )
         total.next_to(weighted, DOWN, buff=0.4).align_to(weighted.cells, LEFT)
-        self.play(FadeIn(total.get_frame()), FadeIn(total.cells))
+        self.play(FadeIn(total.get_frame()))  # empty: no sum before its first product
         arrows = plane.tip_to_tail(head.weighted_values[i]) if plane else VGroup()
         shown = [j for j in weighted.shown_rows if j is not None]
-        current = total.cells
+        current = None
         for j in range(len(tokens)):
             fresh = self.row_cells(total, sums[j])
-            anims = [ReplacementTransform(current, fresh)]
+            anims = [FadeIn(fresh) if current is None else ReplacementTransform(current, fresh)]
             current = fresh
             if j in shown:
                 anims.append(LaggedStart(*(FadeIn(c) for c in weighted.get_row(j)), lag_ratio=0.2))
             if plane:
                 anims.append(GrowArrow(arrows[j]))
-            self.play(*anims, run_time=0.9 if j < 3 else 0.4)
+            if j == 0:  # each value scaled by its weight, from when that is said, at a pace to follow
+                self.on_words("each scaled", *anims, run_time=1.4)
+            else:
+                self.play(*anims, run_time=1.4 if j < 3 else 0.4)
         self.narrate(
             f"The last running sum is the output of '{tokens[i]}': "
             "a blend of the values, each counting as much as its weight."
