@@ -73,7 +73,6 @@ class MirrorScores(LessonScene):
             caption("learned, different W for queries and keys", BODY),
             caption("break the mirror: one reason for three matrices", BODY),
         ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
-        why[3:].shift(DOWN * 0.3)  # the conclusion apart from the reason
         panel = VGroup(rule, verdict, why).arrange(DOWN, aligned_edge=LEFT, buff=0.6)
         fit_content(VGroup(grid, panel).arrange(RIGHT, buff=0.9), width=12.4)  # a margin each side, as elsewhere
         same = "same matrix for" if cs.same_query_key else "different matrices for"
