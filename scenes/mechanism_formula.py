@@ -13,6 +13,7 @@ from manim import (
     RIGHT,
     UP,
     Animation,
+    Arc,
     Brace,
     Create,
     DecimalNumber,
@@ -201,8 +202,25 @@ class LookUpDatabase(LessonScene):
         return VGroup(VGroup(heading, query), bars, answer)
 
 
+def angle_mark(plane: VectorPlane, start: float, end: float) -> VGroup:
+    """The angle θ from the query (at ``start``) to the key (at ``end``): an arc at the origin and its name;
+    the name fades out when the angle is too small to hold it."""
+    origin, sweep = plane.c2p(0, 0), end - start
+    arc = Arc(radius=0.55, start_angle=start, angle=sweep if abs(sweep) > 1e-3 else 1e-3, arc_center=origin)
+    arc.set_stroke(palette.HIGHLIGHT, 3)
+    middle = start + sweep / 2
+    name = formula(r"\theta", size=HEADING, color=palette.HIGHLIGHT)
+    name.move_to(origin + 0.85 * np.array([np.cos(middle), np.sin(middle), 0]))
+    return VGroup(arc, name.set_opacity(min(1.0, abs(sweep) / 0.3)))
+
+
 def turn_key(
-    plane: VectorPlane, key: Mobject, reading: DecimalNumber, demo: Alignment, turn: tuple[float, float]
+    plane: VectorPlane,
+    key: Mobject,
+    reading: DecimalNumber,
+    demo: Alignment,
+    turn: tuple[float, float],
+    mark: VGroup,
 ) -> list[Animation]:
     """The key arrow turns from one angle to the other about the origin (the plane's units are square)
     while ``reading`` shows its dot product with the query.
@@ -214,6 +232,9 @@ def turn_key(
     return [
         Rotate(key, angle=end - start, about_point=plane.c2p(0, 0)),
         UpdateFromAlphaFunc(reading, lambda m, a: m.set_value(dot_with_turned_key(demo, interpolate(start, end, a)))),
+        UpdateFromAlphaFunc(
+            mark, lambda m, a: m.become(angle_mark(plane, demo.angle_query, interpolate(start, end, a)))
+        ),
     ]
 
 
@@ -244,6 +265,8 @@ class AlignVectors(LessonScene):
         self.narrate("A score is the dot product of a query and a key: here, two short vectors.")
         self.play(Create(plane), FadeIn(names))
         self.play(GrowArrow(query), GrowArrow(key), FadeIn(readout))
+        theta = angle_mark(plane, demo.angle_query, demo.angle_key)  # the angle the cosine below is of
+        self.play(Create(theta[0]), FadeIn(theta[1]))
         self.wait(1.5)
 
         verdict, key_angle = VGroup(), demo.angle_key
@@ -264,7 +287,9 @@ class AlignVectors(LessonScene):
             )
             self.narrate(said)
             target = demo.angle_query + turn
-            self.play(*turn_key(plane, key, reading, demo, (key_angle, target)), FadeOut(verdict), *renamed, run_time=2)
+            self.play(
+                *turn_key(plane, key, reading, demo, (key_angle, target), theta), FadeOut(verdict), *renamed, run_time=2
+            )
             key_angle, renamed = target, []
             self.play(FadeIn(new))
             verdict = new
@@ -276,7 +301,9 @@ class AlignVectors(LessonScene):
         rule.next_to(verdict, DOWN, aligned_edge=LEFT, buff=0.6)
         self.narrate("The score measures how parallel the query is to the key, times how long both are.")
         back = FadeTransform(turned, own.copy())  # back where it was: the word's own key again
-        self.play(*turn_key(plane, key, reading, demo, (key_angle, demo.angle_key)), FadeOut(verdict), back, run_time=2)
+        self.play(
+            *turn_key(plane, key, reading, demo, (key_angle, demo.angle_key), theta), FadeOut(verdict), back, run_time=2
+        )
         self.play(Write(rule))
         self.wait(2.5)
 
