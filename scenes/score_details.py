@@ -251,11 +251,11 @@ class SeparateCosine(LessonScene):
         picture = self.picture(al)
         pair = caption(f"q of “{tokens[al.query_token]}”, k of “{tokens[al.key_token]}” (head 1)", BODY, palette.MUTED)
         lines = VGroup(
-            formula(rf"\cos\theta = {fmt(al.cosine)}", size=FORMULA),
+            formula(rf"\cos\theta = {fmt(al.cosine, 3)}", size=FORMULA),  # 3 places: the product below checks
             formula(rf"|q| = {fmt(al.norm_query)}, \quad |k| = {fmt(al.norm_key)}", size=FORMULA),
             formula(r"q \cdot k = |q|\,|k| \cos\theta", size=FORMULA),
             formula(
-                rf"= {fmt(al.norm_query)} \cdot {fmt(al.norm_key)} \cdot {fmt(al.cosine)} \approx {fmt(al.dot)}",
+                rf"= {fmt(al.norm_query)} \cdot {fmt(al.norm_key)} \cdot {fmt(al.cosine, 3)} \approx {fmt(al.dot)}",
                 size=FORMULA,
             ),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.35)
