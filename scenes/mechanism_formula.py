@@ -158,7 +158,8 @@ class LookUpDatabase(LessonScene):
         self.play(FadeIn(soft[1].get_total()))
         self.narrate("The answer mixes every value by those weights. Each word is a query once; every word is a key.")
         self.play(FadeIn(soft[2], shift=RIGHT * 0.2))
-        self.wait(3.5)
+        self.on_words("every word is a key", Indicate(soft[1].labels, color=palette.KEY, scale_factor=1.2))
+        self.wait(1.5)
 
     def database_lookup(self) -> VGroup:
         """Heading and query, the key → value table, a frame on the one match, and the returned value."""
@@ -193,11 +194,15 @@ class LookUpDatabase(LessonScene):
             caption("query:", LEAD, palette.QUERY, font=SERIF), TokenLabel(f'"{tokens[0]}"', font_size=34)
         ).arrange(RIGHT)
         bar_width = min(0.95, 3.6 / len(tokens))  # the panel keeps to the right half of the frame
+        tall = 2.6 if len(tokens) <= 6 else 1.8  # a long sentence's turned labels take the rest
         bars = SoftmaxBars(
-            head.weights[0], tokens, total=head.weight_sums[0], height=1.8, bar_width=bar_width, weights=True
+            head.weights[0], tokens, total=head.weight_sums[0], height=tall, bar_width=bar_width, weights=True
         )
         bars.labels.set_color(palette.KEY)  # the tokens only: the colour scale keeps its map
-        answer = caption("returns: Σ weight × value", LEAD, palette.VALUE, font=SERIF)
+        blend = f"= [{', '.join(fmt(v) for v in head.output[0])}]"  # what comes back: the output of that query
+        answer = VGroup(
+            caption("returns: Σ weight × value", LEAD, palette.VALUE, font=SERIF), caption(blend, LEAD, palette.VALUE)
+        ).arrange(RIGHT, buff=0.2)
         VGroup(heading, query, bars, answer).arrange(DOWN, aligned_edge=LEFT, buff=0.5)
         return VGroup(VGroup(heading, query), bars, answer)
 
