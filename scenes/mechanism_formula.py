@@ -11,11 +11,13 @@ from manim import (
     LEFT,
     PI,
     RIGHT,
+    TAU,
     UP,
     Animation,
     Arc,
     Brace,
     Create,
+    CurvedArrow,
     DecimalNumber,
     FadeIn,
     FadeOut,
@@ -64,6 +66,13 @@ def parts_of(tex: MathTex, part: str) -> VGroup:
     return VGroup(*(tex.id_to_vgroup_dict[i] for t, i in tex.matched_strings_and_ids if t == part))
 
 
+def glyphs_of(text: Mobject, word: str) -> VGroup:
+    """The glyphs of ``word`` inside a one-line text (its submobjects are its characters but spaces)."""
+    letters = "".join(text.original_text.split())
+    start = letters.index(word)
+    return VGroup(*text.submobjects[start : start + len(word)])
+
+
 class UnpackFormula(LessonScene):
     """The core formula, then Q, K and V as a search engine: "ate" looks for food, "apple" tags itself."""
 
@@ -101,7 +110,18 @@ class UnpackFormula(LessonScene):
 
         takeaway = caption("Match queries against keys; where they match, fetch the values.", BODY, font=SERIF)
         caption_band(takeaway)
+        wanted, offered = (glyphs_of(card.body[2], "food") for card in cards[:2])  # the word the two share
+        match = VGroup(
+            SurroundingRectangle(wanted, color=palette.HIGHLIGHT, buff=0.05),
+            SurroundingRectangle(offered, color=palette.HIGHLIGHT, buff=0.05),
+        )
+        link = CurvedArrow(wanted.get_bottom(), offered.get_bottom(), angle=TAU / 6, color=palette.HIGHLIGHT)
+        fetch = CurvedArrow(
+            offered.get_bottom() + DOWN * 0.1, cards[2].get_bottom(), angle=TAU / 6, color=palette.VALUE
+        )
         self.narrate("We score how well each query matches each key; a high score fetches that word's value.")
+        self.on_words("matches", *map(Create, match), Create(link))  # the match: "food" asked, "food" offered
+        self.on_words("fetches", Create(fetch), Indicate(cards[2], color=palette.VALUE, scale_factor=1.05))
         self.play(Write(takeaway))
         self.wait(2.5)
 
