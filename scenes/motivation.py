@@ -22,6 +22,7 @@ from manim import (
     Rectangle,
     SurroundingRectangle,
     Text,
+    Transform,
     VGroup,
     Write,
 )
@@ -43,7 +44,7 @@ from scenes.kit import (
 )
 from scenes.kit.charts import cell_grid
 from scenes.kit.diagrams import Card, LabelBox, Sentence, arc_between, connect, stack
-from scenes.kit.layout import caption_band, fit_content
+from scenes.kit.layout import GAP, SUBTITLE_TOP, caption_band, fit_content
 from scenes.kit.numbers import fmt, fmt_int
 
 COLUMN_SPAN = 12.4  # width over which a sentence's tokens are spread, one column each
@@ -339,6 +340,14 @@ class CompareParallelism(LessonScene):
         self.wait(3.5)
 
 
+def faded(hop: CurvedArrow, signal: float) -> CurvedArrow:
+    """``hop`` drawn as strong as the signal it carries (a line and its tip: never a filled crescent)."""
+    strength = max(float(signal), 0.1)
+    copy = hop.copy().set_stroke(opacity=strength)
+    copy.tip.set_fill(opacity=strength)
+    return copy
+
+
 class ConnectGlobally(LessonScene):
     """Global context: "are" reaches "keys" in one step; then the sources' table of an RNN against self-attention
     (path, signal, gradients, order of work, how words are mixed)."""
@@ -369,12 +378,13 @@ class ConnectGlobally(LessonScene):
         self.play(Create(jump), FadeIn(direct))
         self.wait(1.5)
 
-        table = fit_content(self.side_by_side(rnn), width=13.0)
-        self.narrate(
-            "Side by side, the two ways to carry meaning across a sentence.",
-            FadeOut(VGroup(tokens, hops, walk, jump, direct)),
-            FadeIn(table[:3]),
-        )
+        picture = VGroup(tokens, hops, walk, jump, direct)
+        above = picture.copy().scale(min(1.0, 2.0 / picture.height)).next_to(self.title, DOWN, buff=0.2)
+        table = self.side_by_side(rnn)
+        room = above.get_bottom()[1] - 0.3 - (SUBTITLE_TOP + GAP)  # the picture stays: the table reads it
+        table.scale(min(13.0 / table.width, room / table.height)).next_to(above, DOWN, buff=0.3).set_x(0)
+        self.narrate("Side by side, the two ways to carry meaning across a sentence.")
+        self.play(Transform(picture, above), FadeIn(table[:3]))
         source_word, target_word = rnn.tokens[rnn.source], rnn.tokens[rnn.target]
         lines = (
             f'From "{source_word}" to "{target_word}": {fmt_int(rnn.steps)} steps for the RNN, one for attention.',
@@ -385,9 +395,12 @@ class ConnectGlobally(LessonScene):
             f"An RNN works one token after another; attention computes all {fmt_int(rnn.pairs)} pairs at once.",
             "An RNN mixes the past through one recurrence; attention chooses, per word, how much of every word to mix.",
         )
+        fading = [Transform(h, faded(h, s)) for h, s in zip(hops, rnn.signal[rnn.source + 1 :], strict=False)]
+        shown = {1: [Indicate(jump, color=palette.HEAT_LOW)], 2: fading}  # the path; the signal left after each step
         for n, line in enumerate(lines, start=1):
             self.narrate(line)
-            self.play(LaggedStart(*(FadeIn(c, shift=LEFT * 0.2) for c in table[3 * n : 3 * n + 3]), lag_ratio=0.4))
+            row = LaggedStart(*(FadeIn(c, shift=LEFT * 0.2) for c in table[3 * n : 3 * n + 3]), lag_ratio=0.4)
+            self.play(row, *shown.get(n, []), run_time=1.5)
         self.wait(1.5)
 
     @staticmethod
@@ -412,4 +425,4 @@ class ConnectGlobally(LessonScene):
             for row in rows
             for c, text in enumerate(row)
         ]
-        return VGroup(*cells).arrange_in_grid(cols=3, buff=(0.7, 0.75), col_alignments="lll")
+        return VGroup(*cells).arrange_in_grid(cols=3, buff=(0.7, 0.4), col_alignments="lll")
