@@ -10,6 +10,7 @@ from manim import (
     RIGHT,
     UP,
     AnimationGroup,
+    Create,
     FadeIn,
     FadeOut,
     FadeTransform,
@@ -18,6 +19,7 @@ from manim import (
     LaggedStart,
     ManimColor,
     ReplacementTransform,
+    SurroundingRectangle,
     VGroup,
     Write,
 )
@@ -54,14 +56,17 @@ class SeparateRoles(LessonScene):
             caption("Every score is mirrored, and nothing in it can be learned.", LEAD, palette.MUTED),
             caption("What a word looks for is what it offers.", LEAD, palette.MUTED),
         ).arrange(DOWN, buff=0.35)
-        problem.next_to(title, DOWN, buff=0.7)
+        problem.next_to(title, DOWN, buff=0.5)
+        mirror = notation(self.score_grid()).next_to(problem, DOWN, buff=0.4)
         self.narrate(
             "So far, each word scored the others with its own vector: it asks, and it answers, with the same numbers."
         )
         self.play(FadeIn(problem[0]))
         self.play(Write(problem[1]))
         self.narrate("The scores would be symmetric: a pair scores the same both ways.")
-        self.play(FadeIn(problem[2]))
+        self.play(FadeIn(problem[2]), FadeIn(mirror.cells))
+        pair = VGroup(*(SurroundingRectangle(mirror.cells[k], color=palette.HIGHLIGHT) for k in (1, 3)))
+        self.on_words("a pair", *map(Create, pair))  # one pair, mirrored across the diagonal
         self.narrate(
             "And what a word looks for could never differ from what it offers to the others.", FadeIn(problem[3])
         )
@@ -91,7 +96,7 @@ class SeparateRoles(LessonScene):
         )
 
         self.narrate("So we project each word into three roles, with three learned matrices.")
-        self.play(FadeOut(problem), FadeIn(word))
+        self.play(FadeOut(VGroup(problem, mirror, pair)), FadeIn(word))
         self.on_words(
             "three learned",
             LaggedStart(*(AnimationGroup(GrowArrow(arrows[i]), FadeIn(matrices[i])) for i in range(3)), lag_ratio=0.4),
@@ -111,6 +116,21 @@ class SeparateRoles(LessonScene):
         self.narrate("These learned matrices separate a word's identity from what it needs and what it offers.")
         self.play(FadeIn(takeaway))
         self.wait(2.5)
+
+    @staticmethod
+    def score_grid() -> VGroup:
+        """The scores of three words scored with their own vectors, x_i · x_j; the diagonal (a word with itself)
+        dimmed, so the pairs either side of it read as mirror images."""
+        cells = VGroup(
+            *(
+                formula(rf"x_{i} \cdot x_{j}", size=DISPLAY, color=palette.MUTED if i == j else palette.TEXT)
+                for i in range(1, 4)
+                for j in range(1, 4)
+            )
+        ).arrange_in_grid(rows=3, cols=3, buff=(0.7, 0.35))
+        grid = VGroup(cells)
+        grid.cells = cells
+        return grid
 
     @staticmethod
     def projections() -> tuple[tuple[str, object], ...]:
