@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from manim import (
     DOWN,
+    LEFT,
     RIGHT,
     UP,
     AnimationGroup,
     Create,
+    DashedVMobject,
     FadeIn,
     FadeOut,
     FadeTransform,
@@ -153,8 +155,9 @@ class GeneralizeAttention(LessonScene):
         VGroup(context, decoder).arrange(RIGHT, buff=1.5)
         picture = VGroup(VGroup(context, decoder), states).arrange(DOWN, buff=0.6).next_to(heading, DOWN, buff=0.25)
         context.set_x(states.get_x())
+        decoder.next_to(context, RIGHT, buff=1.2)  # a visible link between them
         weights = self.converge(states, context)
-        query = connect(decoder, context, palette.QUERY)
+        query = DashedVMobject(connect(decoder, context, palette.QUERY), num_dashes=8)  # not summed into C(i)
         rule = notation(
             formula(
                 r"C(i) = \sum_{j=1}^{n} \alpha_{ij}\, e_j",
@@ -165,7 +168,10 @@ class GeneralizeAttention(LessonScene):
 
         roles = VGroup(
             caption("encoder states: the source sentence, read by one RNN", LABEL, palette.MUTED, font=SERIF),
-            caption("decoder state", LABEL, palette.MUTED, font=SERIF),
+            VGroup(  # the decoder state is not summed into C(i): it scores the encoder states
+                caption("decoder state:", LABEL, palette.MUTED, font=SERIF),
+                caption("its scores set the α", LABEL, palette.MUTED, font=SERIF),
+            ).arrange(DOWN, aligned_edge=LEFT, buff=0.08),
         )
         roles[0].next_to(states, DOWN, buff=0.15)
         roles[1].next_to(decoder, RIGHT, buff=0.2)
@@ -180,7 +186,7 @@ class GeneralizeAttention(LessonScene):
             "For the word i it writes, a context vector C(i) is a weighted sum of the encoder states: "
             "αᵢⱼ is the weight it gives source word j."
         )
-        self.play(GrowArrow(query), FadeIn(context), LaggedStart(*map(GrowArrow, weights)))
+        self.play(Create(query), FadeIn(context), LaggedStart(*map(GrowArrow, weights)))
         self.on_words("a weighted sum", Write(rule[0]))
         self.narrate(
             "The weights are a softmax of scores between the decoder's state before word i, sᵢ₋₁, "
