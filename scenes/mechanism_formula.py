@@ -105,7 +105,8 @@ class UnpackFormula(LessonScene):
         ]
         for card, letter, line in zip(cards, "QKV", lines, strict=True):
             self.narrate(line)
-            self.play(FadeIn(card, shift=UP * 0.2), Indicate(parts_of(formula, letter), scale_factor=1.3))
+            letters = (Indicate(glyph, scale_factor=1.3) for glyph in parts_of(formula, letter))  # each in place
+            self.play(FadeIn(card, shift=UP * 0.2), *letters)
             self.wait(2.2)
 
         takeaway = caption("Match queries against keys; where they match, fetch the values.", BODY, font=SERIF)

@@ -234,9 +234,9 @@ class GeneralizeAttention(LessonScene):
             "x_i dot x_j equals x_j dot x_i."
         )
         self.play(FadeIn(lack))
-        note = caption("+ learned projections:", BODY, palette.MUTED, font=SERIF)
-        final = attention_formula(DISPLAY)
-        VGroup(note, final).arrange(RIGHT, buff=0.4).next_to(new_rule, DOWN, buff=0.3)
+        note = formula(r"Q = XW_Q,\; K = XW_K,\; V = XW_V \;\Rightarrow", size=FORMULA)  # the learned projections
+        final = attention_formula(FORMULA)
+        VGroup(note, final).arrange(RIGHT, buff=0.3).next_to(new_rule, DOWN, buff=0.3)
         self.narrate("Learned projections for queries, keys and values give it something to learn: the Transformer.")
         self.play(FadeOut(lack), Write(final), FadeIn(note))
         self.wait(3)

@@ -90,14 +90,14 @@ class ExplodeDotProducts(LessonScene):
         axis_name.align_to(axis, LEFT).align_to(numbers[-1], UP)
         spread = entry_strip(demo.entries, left=origin[0] + 0.3, right=origin[0] + CHART_WIDTH - 0.3, y=-0.6)
         self.narrate("A dot product adds up d k products. Give q and k random entries of variance one.")
-        self.play(Write(rule), run_time=1.0)
-        self.play(FadeIn(axis), FadeIn(dims), FadeIn(dims_name), FadeIn(axis_name), run_time=0.8)  # the empty chart
-        self.on_words("random entries", FadeIn(spread.line), LaggedStart(*map(FadeIn, spread.dots), lag_ratio=0.02))
+        self.play(Write(rule), FadeIn(spread.line), run_time=1.0)  # the line the entries will be drawn on
+        self.on_words("random entries", LaggedStart(*map(FadeIn, spread.dots), lag_ratio=0.02))
         self.narrate("Variance measures how widely values spread: the mean of their squared distances from the mean.")
-        self.play(Indicate(axis_name, color=palette.HIGHLIGHT))  # the word being defined
+        self.play(Indicate(spread.dots, color=palette.HIGHLIGHT, scale_factor=1.0))  # the spread being measured
         self.on_words("squared distances", Create(spread.mean), LaggedStart(*map(Create, spread.gaps), lag_ratio=0.02))
         self.wait(1.0)
-        self.play(FadeOut(spread), run_time=0.6)  # the chart the bars will fill
+        chart = (FadeIn(axis), FadeIn(dims), FadeIn(dims_name), FadeIn(axis_name))  # the empty chart, the strip gone
+        self.play(FadeOut(spread), *chart, run_time=0.8)
         self.narrate(f"Over {fmt_int(demo.samples)} random pairs, the variance of q dot k grows like d k itself.")
         self.play(
             LaggedStart(*(GrowFromEdge(b, DOWN) for b in bars), lag_ratio=0.3),
