@@ -211,12 +211,14 @@ class FadeRecurrentSignal(LessonScene):
         baseline_y, full = -2.4, 2.4
         legend = caption(f'signal of\n"{rnn.tokens[rnn.source]}"', CAPTION, palette.HIGHLIGHT, font=SERIF)
         legend.move_to([tokens[0].get_x(), baseline_y + full / 2, 0])
-        self.play(FadeIn(tokens), FadeIn(cells), FadeIn(legend))
+        self.play(FadeIn(tokens), FadeIn(cells))
 
         bars, numbers = VGroup(), VGroup()
         for i, strength in enumerate(rnn.signal):
             animations = [cells[i].animate.highlight(palette.MUTED, 0.3)]
-            if i:
+            if i == 1 and rnn.source >= 1:  # the first memory passed on, while the first sentence says so
+                self.on_words("passing a memory", GrowArrow(links[0]))
+            elif i:
                 animations.append(GrowArrow(links[i - 1]))
             if i >= rnn.source:
                 bar = Rectangle(width=0.7, height=max(full * strength, 0.01), stroke_width=0)
@@ -224,11 +226,16 @@ class FadeRecurrentSignal(LessonScene):
                 number = caption(fmt(strength), CAPTION, font=SERIF).next_to(bar, UP, buff=0.1)
                 bars.add(bar), numbers.add(number)
                 animations += [GrowFromEdge(bar, DOWN), FadeIn(number)]
+                if i == rnn.source:  # the row's name comes with its first bar
+                    animations.append(FadeIn(legend))
             if i == rnn.source:
                 self.narrate(
                     'It reads "keys", the subject. In this illustration each step keeps only part of its signal.'
                 )
-            self.play(*animations, run_time=0.8)
+            if i == 0 and rnn.source >= 1:  # the first word read as "one word at a time" is said
+                self.on_words("one word at a time", *animations, run_time=0.8)
+            else:
+                self.play(*animations, run_time=0.8)
 
         rate = caption(
             f"each step passes on {fmt(rnn.retention)} of the signal it gets (made up, to illustrate)",
