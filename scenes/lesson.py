@@ -49,7 +49,7 @@ LESSON: list[Entry] = [
         ("dictionary-analogy", "Reading a word in context", "motivation", "ResolveAmbiguity", ()),
         ("fixed-vs-contextual", "Fixed and contextual embeddings", "motivation", "ContrastEmbeddings", ("cat_sat",)),
         ("parallel-computation", "All pairs at once", "motivation", "CompareParallelism", ("rnn_decay",)),
-        ("global-context", "Global context in one step", "motivation", "ConnectGlobally", ("rnn_decay",)),
+        ("global-context", "Global context in one step", "recurrence", "ConnectGlobally", ("rnn_decay",)),
     ),
     *_chapter(
         "The tools",

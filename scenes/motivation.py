@@ -11,7 +11,6 @@ from manim import (
     UP,
     ArcBetweenPoints,
     Create,
-    CurvedArrow,
     Dot,
     FadeIn,
     FadeOut,
@@ -22,12 +21,10 @@ from manim import (
     Rectangle,
     SurroundingRectangle,
     Text,
-    Transform,
     VGroup,
     Write,
 )
 
-from attention_math.types import RnnDecay
 from scenes.kit import (
     BODY,
     CAPTION,
@@ -44,7 +41,7 @@ from scenes.kit import (
 )
 from scenes.kit.charts import cell_grid
 from scenes.kit.diagrams import Card, LabelBox, Sentence, arc_between, connect, stack
-from scenes.kit.layout import GAP, SUBTITLE_TOP, caption_band, fit_content
+from scenes.kit.layout import caption_band, fit_content
 from scenes.kit.numbers import fmt, fmt_int
 
 COLUMN_SPAN = 12.4  # width over which a sentence's tokens are spread, one column each
@@ -345,91 +342,3 @@ class CompareParallelism(LessonScene):
         self.narrate("GPUs and TPUs are built for exactly this, so training is much faster.")
         self.play(FadeIn(parallel[2]))
         self.wait(3.5)
-
-
-def faded(hop: CurvedArrow, signal: float) -> CurvedArrow:
-    """``hop`` drawn as strong as the signal it carries (a line and its tip: never a filled crescent)."""
-    strength = max(float(signal), 0.1)
-    copy = hop.copy().set_stroke(opacity=strength)
-    copy.tip.set_fill(opacity=strength)
-    return copy
-
-
-class ConnectGlobally(LessonScene):
-    """Global context: "are" reaches "keys" in one step; then the sources' table of an RNN against self-attention
-    (path, signal, gradients, order of work, how words are mixed)."""
-
-    def construct(self) -> None:
-        self.show_title()
-        rnn = self.values.rnn_decay
-        tokens = spread(TokenRow(rnn.tokens, font_size=28), 0.9)
-        source, target = tokens[rnn.source], tokens[rnn.target]
-        source.set_color(palette.KEY), target.set_color(palette.QUERY)
-        hops = VGroup(
-            *(
-                CurvedArrow(a.get_bottom() + 0.1 * DOWN, b.get_bottom() + 0.1 * DOWN, angle=TAU / 5, color=HOP)
-                for a, b in zip(tokens[rnn.source : rnn.target], tokens[rnn.source + 1 :], strict=False)
-            )
-        )
-        walk = caption(f"RNN: {fmt_int(rnn.steps)} steps, the signal fading", BODY, palette.MUTED, font=SERIF).next_to(
-            hops, DOWN, buff=0.2
-        )
-        jump = arc_between(target, source, palette.HEAT_LOW, height=0.15, bend=TAU / 6)
-        direct = caption(
-            f"self-attention: {fmt_int(rnn.attention_path_length)} step", BODY, palette.HEAT_LOW, font=SERIF
-        ).next_to(jump.get_top(), DOWN, buff=0.25)
-        self.narrate(f"In an RNN, the subject reaches the verb through {fmt_int(rnn.steps)} steps.")
-        self.play(FadeIn(tokens))
-        self.play(LaggedStart(*(Create(h) for h in hops), lag_ratio=0.5), FadeIn(walk), run_time=2.5)
-        self.narrate("With self-attention, the verb looks straight at its subject: one step, whatever the distance.")
-        self.play(Create(jump), FadeIn(direct))
-        self.wait(1.5)
-
-        picture = VGroup(tokens, hops, walk, jump, direct)
-        above = picture.copy().scale(min(1.0, 2.0 / picture.height)).next_to(self.title, DOWN, buff=0.2)
-        table = self.side_by_side(rnn)
-        room = above.get_bottom()[1] - 0.3 - (SUBTITLE_TOP + GAP)  # the picture stays: the table reads it
-        table.scale(min(13.0 / table.width, room / table.height)).next_to(above, DOWN, buff=0.3).set_x(0)
-        self.narrate("Side by side, the two ways to carry meaning across a sentence.")
-        self.play(Transform(picture, above), FadeIn(table[:3]))
-        source_word, target_word = rnn.tokens[rnn.source], rnn.tokens[rnn.target]
-        lines = (
-            f'From "{source_word}" to "{target_word}": {fmt_int(rnn.steps)} steps for the RNN, one for attention.',
-            f"On the way, the RNN keeps only {fmt(rnn.signal_at_target)} of the signal; attention's share does not "
-            "shrink with distance: it is just its weight.",
-            "To learn, training sends error signals, called gradients, back along the same path: step after step "
-            "they shrink, and can vanish.",
-            f"An RNN works one token after another; attention computes all {fmt_int(rnn.pairs)} pairs at once.",
-            "An RNN mixes the past through one recurrence; attention chooses, per word, how much of every word to mix.",
-        )
-        fading = [Transform(h, faded(h, s)) for h, s in zip(hops, rnn.signal[rnn.source + 1 :], strict=False)]
-        shown = {1: [Indicate(jump, color=palette.HEAT_LOW)], 2: fading}  # the path; the signal left after each step
-        for n, line in enumerate(lines, start=1):
-            self.narrate(line)
-            row = LaggedStart(*(FadeIn(c, shift=LEFT * 0.2) for c in table[3 * n : 3 * n + 3]), lag_ratio=0.4)
-            self.play(row, *shown.get(n, []), run_time=1.5)
-        self.wait(1.5)
-
-    @staticmethod
-    def side_by_side(rnn: RnnDecay) -> VGroup:
-        """The sources' comparison of an RNN with self-attention, as a table, with this sentence's numbers."""
-        source_word, target_word = rnn.tokens[rnn.source], rnn.tokens[rnn.target]
-        rows = (
-            ("", "RNN", "self-attention"),
-            (
-                f"from “{source_word}” to “{target_word}”",
-                f"{fmt_int(rnn.steps)} steps",
-                f"{fmt_int(rnn.attention_path_length)} step",
-            ),
-            ("signal left", fmt(rnn.signal_at_target), "its weight, at any distance"),
-            ("gradients back", "shrink step after step: can vanish", "one step: no decay with distance"),
-            ("order of work", "one token at a time", f"all {fmt_int(rnn.pairs)} pairs at once"),
-            ("mixing words", "a fixed update", "weights from the words"),
-        )
-        colours = (palette.MUTED, palette.TEXT, palette.HEAT_LOW)  # row names, the RNN, self-attention
-        cells = [
-            caption(text, BODY, colours[c], font=SERIF) if text else VGroup()
-            for row in rows
-            for c, text in enumerate(row)
-        ]
-        return VGroup(*cells).arrange_in_grid(cols=3, buff=(0.7, 0.4), col_alignments="lll")
