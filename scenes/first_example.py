@@ -43,7 +43,7 @@ from scenes.kit import (
 )
 from scenes.kit.base import READ_HOLD
 from scenes.kit.layout import GAP, SUBTITLE_TOP, TOP, caption_band, fit_width
-from scenes.kit.numbers import fmt, places_for
+from scenes.kit.numbers import fmt, places_for, vector_text
 
 BASELINE_Y = -2.6  # where the softmax bars of CompareScaling stand
 BAR_HEIGHT = 1.8  # a weight of 1
@@ -51,13 +51,6 @@ STAGE = 36  # digits of the matrices a stage is about (X, Q, K, V, the four toge
 OUTPUT = 32  # the output stage's: V, the weighted rows and Z stacked with a sum line below
 SPELLED_OUT = 4  # tokens up to which a weighted sum is written term by term
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
-
-
-def vector_text(values: np.ndarray, places: int | None = None) -> str:
-    """A vector as "[1, 0, 1, 0]", with as many decimals as its values need (or ``places``)."""
-    values = np.asarray(values, dtype=float)
-    places = places_for(values, 2) if places is None else places
-    return "[" + ", ".join(fmt(v, places) for v in values) + "]"
 
 
 def number_text(value: float) -> str:

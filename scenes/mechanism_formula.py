@@ -57,7 +57,7 @@ from scenes.kit import (
 )
 from scenes.kit.diagrams import Card
 from scenes.kit.layout import caption_band
-from scenes.kit.numbers import fmt
+from scenes.kit.numbers import fmt, vector_text
 from scenes.kit.text import attention_formula
 
 
@@ -220,7 +220,7 @@ class LookUpDatabase(LessonScene):
             head.weights[0], tokens, total=head.weight_sums[0], height=tall, bar_width=bar_width, weights=True
         )
         bars.labels.set_color(palette.KEY)  # the tokens only: the colour scale keeps its map
-        blend = f"= [{', '.join(fmt(v) for v in head.output[0])}]"  # what comes back: the output of that query
+        blend = f"= {vector_text(head.output[0], 2)}"  # what comes back: the output of that query
         answer = VGroup(
             caption("returns: Σ weight × value", LEAD, palette.VALUE, font=SERIF), caption(blend, LEAD, palette.VALUE)
         ).arrange(RIGHT, buff=0.2)

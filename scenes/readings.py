@@ -33,7 +33,7 @@ from scenes.kit import (
     palette,
 )
 from scenes.kit.layout import caption_band, fit_width
-from scenes.kit.numbers import fmt, places_for
+from scenes.kit.numbers import fmt, places_for, vector_text
 
 STORY_WORD = "apple"  # the slide deck's story is about this word's row; any other example reads its middle word
 
@@ -196,8 +196,8 @@ class SumTrainContext(LessonScene):
         self.play(ReplacementTransform(vectors, terms), run_time=1.2)
         total = LabelledMatrix(ts.output[f][None, :], name=r"\sum_j \alpha_j x_j", font_size=30, color=palette.VALUE)
         total.next_to(terms, RIGHT, buff=0.9)
-        alone = ", ".join(fmt(v, places_for(ts.embeddings)) for v in ts.embeddings[f])
-        before = caption(f"“{tokens[f]}” on its own: [{alone}]", LABEL, palette.MUTED).next_to(total, DOWN, buff=0.4)
+        alone = vector_text(ts.embeddings[f], places_for(ts.embeddings))
+        before = caption(f"“{tokens[f]}” on its own: {alone}", LABEL, palette.MUTED).next_to(total, DOWN, buff=0.4)
         self.narrate(
             f"Add the scaled vectors up, unrounded: that sum is the new, context-aware vector of '{tokens[f]}'."
         )

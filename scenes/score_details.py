@@ -25,7 +25,7 @@ from manim import (
 
 from attention_math.claims import mirrored
 from attention_math.types import Alignment, SaturationDemo
-from scenes.first_example import number_text, vector_text
+from scenes.first_example import number_text
 from scenes.kit import (
     BODY,
     CAPTION,
@@ -42,7 +42,7 @@ from scenes.kit import (
 )
 from scenes.kit.base import speaking_time
 from scenes.kit.layout import GAP, SUBTITLE_TOP, fit_content, fit_width
-from scenes.kit.numbers import fmt
+from scenes.kit.numbers import fmt, vector_text
 from scenes.kit.vectors import VectorPlane
 
 
@@ -202,9 +202,7 @@ class CorrectGradientClaim(LessonScene):
         rows = self.gradient_bars(demo)
         verdict = caption("large scores make the gradient vanish, not explode", PROMINENT, palette.TEXT)
         fit_width(verdict, 12)
-        given = caption(
-            f"the scores of the last clip: [{', '.join(fmt(v) for v in demo.scores)}]", LABEL, palette.MUTED
-        )
+        given = caption(f"the scores of the last clip: {vector_text(demo.scores, 2)}", LABEL, palette.MUTED)
         meaning = caption(
             "gradient size: how much the weights move when the scores move a little", LABEL, palette.MUTED
         )

@@ -62,17 +62,19 @@ MIN_BAR_HEIGHT = 0.8  # shorter, and the bars' scale and value labels collide
 NAMED_KEYS = 6  # up to this many tokens every key is named; beyond, the two the narration compares
 
 
-def products(q: np.ndarray, k: np.ndarray, token: str) -> VGroup:
-    """q · k in columns: a heading (q, k: token), one line q_m × k_m = product per number, then their sum."""
+def products(head: Head, i: int, j: int, token: str) -> VGroup:
+    """Score (i, j) in columns: a heading (q, k: token), one line q_m × k_m = product per number, then their sum,
+    every number as attention_math computed it."""
     colours = (palette.QUERY, palette.MUTED, palette.KEY, palette.MUTED, palette.TEXT)
+    factors = zip(head.Q[i], head.K[j], head.score_terms[i, j], strict=True)
     lines = [
         VGroup(*(caption(c, LEAD, colour) for c, colour in zip(row, colours, strict=True)))
-        for row in ([fmt(a), "×", fmt(b), "=", fmt(a * b)] for a, b in zip(q, k, strict=True))
+        for row in ([fmt(a), "×", fmt(b), "=", fmt(term)] for a, b, term in factors)
     ]
     VGroup(*(cell for line in lines for cell in line)).arrange_in_grid(
         rows=len(lines), cols=5, buff=(0.25, 0.18), col_alignments="rcrcr"
     )
-    total = caption(fmt(float(q @ k)), LEAD).next_to(lines[-1][4], DOWN, buff=0.4).align_to(lines[-1][4], RIGHT)
+    total = caption(fmt(head.scores[i, j]), LEAD).next_to(lines[-1][4], DOWN, buff=0.4).align_to(lines[-1][4], RIGHT)
     word = caption("sum", LEAD, palette.MUTED).next_to(total, LEFT, buff=0.25)
     half = (total.width + 0.2) / 2
     rule = Line(LEFT * half, RIGHT * half, color=palette.MUTED, stroke_width=2)
@@ -180,7 +182,7 @@ class AlignDotProducts(LessonScene):
 
     def show_pair(self, keys: VGroup, names: VGroup, readout: VGroup, head: Head, j: int, tokens: list[str]) -> None:
         """Light key ``j`` and write its score out: the query's and the key's numbers, multiplied row by row."""
-        table = products(head.Q[0], head.K[j], tokens[j])
+        table = products(head, 0, j, tokens[j])
         fit_width(table, 6.7 - readout.get_left()[0]).next_to(readout, DOWN, buff=0.35).align_to(readout, LEFT)
         readout[1].set_value(head.scores[0, j])  # at once: never a sum beside products it does not equal
         lit = [keys[j].animate.set_opacity(1), names[j].animate.set_opacity(1)]

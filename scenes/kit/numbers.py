@@ -53,6 +53,13 @@ def places_for(values: np.ndarray, budget: int = 4) -> int:
     return budget
 
 
+def vector_text(values: np.ndarray, places: int | None = None) -> str:
+    """A vector as "[1, 0, 1, 0]", with as many decimals as its values need (or ``places``)."""
+    values = np.asarray(values, dtype=float)
+    places = places_for(values, 2) if places is None else places
+    return "[" + ", ".join(fmt(v, places) for v in values) + "]"
+
+
 # --- numbers set in the lesson's font -------------------------------------------------------
 
 _TEMPLATE = "0123456789.,−+"  # one Text gives every glyph on a common baseline

@@ -8,8 +8,9 @@ import pytest
 from manim import Dot, Text
 
 from attention_math import DEFAULT_EXAMPLE, lesson_values
-from scenes.first_example import is_identity, vector_text
+from scenes.first_example import is_identity
 from scenes.kit.meaning_map import MeaningMap, overlaps, place_label
+from scenes.kit.numbers import vector_text
 from scenes.lesson import by_class
 from scenes.meaning import standing
 from scenes.probe import probe
