@@ -43,7 +43,7 @@ from scenes.kit import (
     palette,
 )
 from scenes.kit.diagrams import Card, LabelBox, ShapeBlock, connect
-from scenes.kit.layout import CAPTION_TOP, GAP, caption_band
+from scenes.kit.layout import CAPTION_TOP, GAP, caption_band, drawn_to_fit
 from scenes.kit.text import attention_formula
 
 
@@ -273,11 +273,11 @@ class TrackShapes(LessonScene):
         caption_band(VGroup(batch, batch_sizes).arrange(RIGHT))
         # one product at a time, its blocks as large as the room between the sizes and the batch line allows
         room = sizes.get_bottom()[1] - batch.get_top()[1] - 2 * 0.3
-        unit = 2.4 / max(T, d_model)
-        rows = self.product_rows(we, unit)
-        while unit > 0.05 and any(row.height > room or row.width > 12.5 for row in rows):
-            unit *= 0.9
-            rows = self.product_rows(we, unit)
+        rows = drawn_to_fit(
+            lambda unit: self.product_rows(we, unit),
+            2.4 / max(T, d_model),
+            lambda rows: all(row.height <= room and row.width <= 12.5 for row in rows),
+        )
         for row in rows:
             row.next_to(sizes, DOWN, buff=0.3).set_x(0)
         lines = (

@@ -142,7 +142,10 @@ class ExplodeDotProducts(LessonScene):
 def entry_strip(entries: np.ndarray, left: float, right: float, y: float) -> VGroup:
     """Random entries as dots over a line from −3 to 3, stacked where they crowd; ``mean`` is a line at their
     mean and ``gaps`` join each dot to it: the distances whose squares variance averages."""
-    to_x = lambda v: left + (np.clip(v, -3, 3) + 3) / 6 * (right - left)  # noqa: E731
+
+    def to_x(v: float) -> float:
+        return left + (float(np.clip(v, -3, 3)) + 3) / 6 * (right - left)
+
     line = Line([left, y, 0], [right, y, 0], color=palette.MUTED, stroke_width=2)
     label = caption("random entries of q", LABEL, palette.MUTED, font=SERIF).next_to(line, DOWN, buff=0.15)
     stacked: dict[int, int] = {}

@@ -55,6 +55,7 @@ from scenes.kit.layout import (
     SUBTITLE_TOP,
     TOP,
     below_title,
+    drawn_to_fit,
     grow_within,
     matrix_font,
     token_matrix,
@@ -262,12 +263,10 @@ class CombineHeads(LessonScene):
             )
             return VGroup(*named).arrange(RIGHT, buff=1.0)
 
-        cell = token_cell(len(tokens))
-        pair = pair_at(cell)
-        while pair.width > 13 or pair.height > TOP - SUBTITLE_TOP - 0.2:  # smaller cells, never smaller text
-            cell *= 0.9
-            pair = pair_at(cell)
-        return below_title(pair).set_x(0)
+        def fits(pair: VGroup) -> bool:
+            return pair.width <= 13 and pair.height <= TOP - SUBTITLE_TOP - 0.2
+
+        return below_title(drawn_to_fit(pair_at, token_cell(len(tokens)), fits)).set_x(0)
 
     @staticmethod
     def head_matrices(head: Head, n: int) -> VGroup:

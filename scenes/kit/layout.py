@@ -8,9 +8,14 @@ and at the bottom the subtitle band, which players cover with the subtitles: not
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from manim import DOWN, UP, Mobject
 
 from .matrices import LabelledMatrix
+
+M = TypeVar("M")
 
 MAX_ROWS = 8  # rows drawn before a matrix abbreviates with an ellipsis
 MAX_COLS = 5
@@ -56,6 +61,16 @@ def grow_within(mob: Mobject, width: float, height: float) -> Mobject:
     """Scale ``mob`` to ``width`` (down or up), but grow it no taller than ``height``: a figure that fits
     the frame's width fills the room it is given, and one too wide still shrinks to fit."""
     return mob.scale(min(width / mob.width, max(1.0, height / mob.height)))
+
+
+def drawn_to_fit(draw: Callable[[float], M], size: float, fits: Callable[[M], bool], floor: float = 0.05) -> M:
+    """``draw(size)``, with ``size`` (a cell's side) cut by a tenth until the drawing ``fits`` or reaches
+    ``floor``: a figure made smaller by drawing its cells smaller, never by scaling its text."""
+    drawing = draw(size)
+    while size > floor and not fits(drawing):
+        size *= 0.9
+        drawing = draw(size)
+    return drawing
 
 
 def fit_width(mob: Mobject, width: float) -> Mobject:

@@ -142,3 +142,14 @@ def test_turned_label_keeps_its_font_size():
     label.turn()
     assert np.isclose(label.height, wide)
     assert np.isclose(label.font_size, 20)
+
+
+def test_drawn_to_fit_draws_smaller_until_the_drawing_fits_and_stops_at_its_floor():
+    from manim import Square
+
+    from scenes.kit.layout import drawn_to_fit
+
+    square = drawn_to_fit(lambda size: Square(10 * size), 1.0, lambda s: s.width <= 3)
+    assert 2.7 < square.width <= 3  # the first size, cut by tenths, that fits: 0.9 ** 12 = 0.282
+    never = drawn_to_fit(lambda size: Square(size), 1.0, lambda s: False, floor=0.5)
+    assert 0.45 < never.width <= 0.5  # given up at the floor, not looping on
