@@ -143,7 +143,7 @@ class WorkCatSat(LessonScene):
         for i in range(1, len(tokens)):
             self.play(
                 Transform(q_frame, q_mat.row_frame(i, palette.QUERY)),
-                FadeOut(k_frame),
+                *([FadeOut(k_frame)] if i == 1 else []),  # once: a fade-out of what is gone brings it back for it
                 LaggedStart(*(FadeIn(c) for c in grid.get_row(i)), lag_ratio=0.2),
                 run_time=0.7,
             )

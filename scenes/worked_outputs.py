@@ -182,7 +182,8 @@ class CombineHeads(LessonScene):
             self.narrate(f"Head {n + 1}, with its own matrices, weighs the tokens differently.")
             self.play(*([] if n == 1 else [FadeIn(own)]), FadeIn(name), FadeIn(weights), run_time=0.8)
             pair = self.beside_head_1(heads, tokens, n)  # "differently": than head 1, shown beside it
-            self.on_words("differently", FadeOut(VGroup(rule, own, name, weights)), FadeIn(pair), run_time=0.8)
+            leaving = VGroup(own, name, weights, *([rule] if n == 1 else []))  # the rule, once: gone, it stays gone
+            self.on_words("differently", FadeOut(leaving), FadeIn(pair), run_time=0.8)
             self.finish_narration()
             self.wait(READ_HOLD)
             self.play(FadeOut(pair), run_time=0.5)
