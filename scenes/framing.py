@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from manim import Mobject, VMobject, Wait, config
+from manim import Animation, AnimationGroup, Mobject, VMobject, Wait, config
 
 from scenes.kit import layout
 
@@ -38,20 +38,25 @@ class Frame:
     figure: Box | None  # everything visible but the title, as one box
     opening: tuple[float, float] | None = None  # on the first step that takes time: content shares at its start
     updating: tuple[str, ...] = ()  # on-screen mobjects with updaters: manim redraws them and all after them
+    flashes: tuple[str, ...] = ()  # removing animations of mobjects not on screen: manim shows them again first
+
+
+def _visible(mobject: Mobject) -> list[Mobject]:
+    """The members of ``mobject``'s family that draw something."""
+    return [
+        m
+        for m in mobject.get_family()
+        if isinstance(m, VMobject)  # not a ValueTracker, whose points hold its value
+        and m.has_points()
+        and (m.get_fill_opacity() > 0.01 or m.get_stroke_opacity() > 0.01 and m.get_stroke_width() > 0)
+    ]
 
 
 def _leaves(scene: Any) -> list[Mobject]:
     """Every visible mobject with points on screen, but the scene's title."""
     title_mobject = getattr(scene, "title", None)
     title = {id(m) for m in title_mobject.get_family()} if title_mobject is not None else set()
-    return [
-        m
-        for m in scene.get_mobject_family_members()
-        if id(m) not in title
-        and isinstance(m, VMobject)  # not a ValueTracker, whose points hold its value
-        and m.has_points()
-        and (m.get_fill_opacity() > 0.01 or m.get_stroke_opacity() > 0.01 and m.get_stroke_width() > 0)
-    ]
+    return [m for top in scene.mobjects for m in _visible(top) if id(m) not in title]
 
 
 def _box(mobjects: Sequence[Mobject]) -> Box | None:
@@ -81,12 +86,36 @@ def before(scene: Any) -> tuple[float, float] | None:
     return content_share(scene, scene.mobjects), content_share(scene, [m for m in scene.mobjects if m is not title])
 
 
-def after(scene: Any, call: str, args: Sequence[Any], start: float, first: tuple[float, float] | None) -> Frame:
+def flashes(scene: Any, args: Sequence[Any]) -> tuple[str, ...]:
+    """Before a play: its removing animations (FadeOut, Uncreate…) of visible parts that are no longer on
+    screen. manim adds such a mobject back for the animation, so what was gone flashes up and fades again."""
+    on_screen = {id(m) for m in scene.get_mobject_family_members()}
+    found = []
+    for animation in _animations(args):
+        gone = [m for m in _visible(animation.mobject) if id(m) not in on_screen]
+        if animation.remover and gone:
+            found.append(f"{type(animation).__name__} of {len(gone)} absent {type(gone[0]).__name__}")
+    return tuple(found)
+
+
+def _animations(items: Sequence[Any]) -> list[Animation]:
+    out = []
+    for item in items:
+        if isinstance(item, AnimationGroup):
+            out += _animations(item.animations)
+        elif isinstance(item, Animation):
+            out.append(item)
+    return out
+
+
+def after(
+    scene: Any, call: str, args: Sequence[Any], start: float, first: tuple[float, float] | None, flashed=()
+) -> Frame:
     """After a step: its span, whether it held still, and where things are."""
     still = call == "play" and all(isinstance(a, Wait) for a in args) and not scene.should_update_mobjects()
     opening = first if start == 0 and scene.time > 0 else None
     updating = tuple(type(m).__name__ for m in scene.get_mobject_family_members() if m.updaters)
-    return Frame(start, scene.time, still, _box(_leaves(scene)), opening, updating)
+    return Frame(start, scene.time, still, _box(_leaves(scene)), opening, updating, tuple(flashed))
 
 
 # --- checks ----------------------------------------------------------------------------
@@ -183,6 +212,11 @@ def reach_problems(boxes: Sequence[Box]) -> list[str]:
 
 def _rounded(box: Box) -> tuple[float, ...]:
     return tuple(round(v, 2) for v in box)
+
+
+def flash_problems(frames: Sequence[Frame]) -> list[str]:
+    """Nothing already gone is faded out again (it would flash up for the fade)."""
+    return [f"{what} at {f.start:.1f} s" for f in frames for what in f.flashes]
 
 
 def redraw_problems(frames: Sequence[Frame]) -> list[str]:

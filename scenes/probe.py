@@ -183,10 +183,11 @@ def probe(entry: Entry, example: str | Path | None = None) -> list[Snapshot]:
             def recording(method, call):
                 def wrapper(*args, **kwargs):
                     start, first = scene.time, framing.before(scene) if call == "play" else None
+                    flashed = framing.flashes(scene, args) if call == "play" else ()
                     result = method(*args, **kwargs)
                     snap = Snapshot(len(snapshots), call, narration=list(narration), said=list(scene.said))
                     if call == "play":  # a wait is recorded through the play it makes
-                        snap.frame = framing.after(scene, call, args, start, first)
+                        snap.frame = framing.after(scene, call, args, start, first, flashed)
                     for mob in scene.mobjects:
                         _collect(mob, False, snap.shown)
                     snapshots.append(snap)

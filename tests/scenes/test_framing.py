@@ -1,6 +1,8 @@
 """The layout grid's checks on hand-made figure boxes (left, bottom, right, top), in scene units."""
 
-from scenes.framing import Frame, grid_problems
+from manim import AnimationGroup, FadeOut, Scene, Square, VGroup
+
+from scenes.framing import Frame, flashes, grid_problems
 from scenes.kit import layout
 
 SAFE_WIDTH = 14.2222 - 2 * layout.SAFE_MARGIN  # manim's frame is 8 units high at 16:9
@@ -34,3 +36,18 @@ def test_reach_is_measured_at_the_widest_and_the_tallest_moments():
 
 def test_the_subtitle_band_stays_clear():
     assert any("subtitle band" in p for p in grid_problems(frames((-6.5, -3.5, 6.5, 2.8))))
+
+
+def test_fading_out_what_is_already_gone_is_named():
+    """manim adds a removed mobject back for its FadeOut, so it flashes up: the check names it; a fade of
+    what is on screen, or of an invisible part, is fine."""
+    scene = Scene()
+    kept, gone, hidden = Square(), Square(), Square().set_opacity(0)
+    scene.add(kept, gone)
+    scene.remove(gone)
+    assert flashes(scene, [FadeOut(kept)]) == ()
+    assert flashes(scene, [FadeOut(VGroup(kept, hidden))]) == ()
+    assert flashes(scene, [FadeOut(gone)]) == ("FadeOut of 1 absent Square",)
+    assert flashes(scene, [AnimationGroup(FadeOut(kept), FadeOut(VGroup(kept, gone)))]) == (
+        "FadeOut of 1 absent Square",
+    )

@@ -9,7 +9,14 @@ from attention_math import DEFAULT_EXAMPLE, load_example
 from attention_math.claims import lesson_claims
 from attention_math.example import ROOT
 from attention_math.values import compute
-from scenes.framing import first_frame_problems, grid_problems, motion_problems, plays, redraw_problems
+from scenes.framing import (
+    first_frame_problems,
+    flash_problems,
+    grid_problems,
+    motion_problems,
+    plays,
+    redraw_problems,
+)
 from scenes.lesson import LESSON
 from scenes.narration.spoken import unspeakable
 from scenes.probe import audit_problems, layout_problems, probe
@@ -105,6 +112,11 @@ def test_scene_follows_the_layout_grid(entry):
 @pytest.mark.parametrize("entry", LESSON, ids=[e.id for e in LESSON])
 def test_scene_leaves_no_updater_that_redraws_every_frame(entry):
     assert redraw_problems(frames(entry)) == []
+
+
+@pytest.mark.parametrize("entry", LESSON, ids=[e.id for e in LESSON])
+def test_nothing_gone_flashes_back_to_fade_out(entry):
+    assert flash_problems(frames(entry)) == []
 
 
 pytestmark = pytest.mark.slow  # plays every scene (one frame drawn)
