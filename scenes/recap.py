@@ -44,6 +44,9 @@ def shape(*dims: int) -> str:
     return r" \times ".join(fmt_int(d) for d in dims)
 
 
+LEGEND_WIDTH = 13.0  # the sentence and the sizes on one line, inside the safe area
+
+
 class RecapSteps(LessonScene):
     """The seven steps of the layer, each with its formula and the worked example's shapes."""
 
@@ -109,8 +112,12 @@ class RecapSteps(LessonScene):
         sizes = formula(
             rf"n = {fmt_int(T)},\quad d_{{model}} = {fmt_int(d_model)},\quad d_k = {fmt_int(d_k)}", size=TITLE
         )
-        words = caption(" ".join(tokens), LEAD)
-        return VGroup(words, sizes).arrange(RIGHT, buff=0.6)
+        for keep in range(len(tokens), 0, -1):  # a long sentence keeps its start and its last word
+            shown = tokens if keep >= len(tokens) - 1 else [*tokens[:keep], "…", tokens[-1]]
+            legend = VGroup(caption(" ".join(shown), LEAD), sizes).arrange(RIGHT, buff=0.6)
+            if legend.width <= LEGEND_WIDTH:
+                break
+        return legend
 
     @staticmethod
     def step_row(index: int, name: str, rule: str, size: str) -> VGroup:

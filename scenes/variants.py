@@ -39,7 +39,18 @@ from scenes.kit import (
     token_cell,
 )
 from scenes.kit.diagrams import LabelBox, connect
-from scenes.kit.layout import SUBTITLE_TOP, TOP, below_title, caption_band, fit_width, grow_within
+from scenes.kit.layout import (
+    GAP,
+    MAX_COLS,
+    MAX_ROWS,
+    SUBTITLE_TOP,
+    TOP,
+    below_title,
+    caption_band,
+    drawn_to_fit,
+    fit_width,
+    grow_within,
+)
 from scenes.kit.text import formula
 
 
@@ -56,6 +67,9 @@ def _frame(mob, color=palette.QUERY, pad: float = 0.06) -> Rectangle:
     return Rectangle(width=mob.width + 2 * pad, height=mob.height + 2 * pad, color=color).move_to(mob)
 
 
+MASK_SHOWN = 6  # rows and columns of the scores drawn: a long sentence's stand for the rest by an ellipsis
+
+
 class MaskFuture(LessonScene):
     """The causal mask: −∞ above the diagonal of head 1's scaled scores, then each row's softmax over the past."""
 
@@ -65,20 +79,34 @@ class MaskFuture(LessonScene):
         self.show_title()
         self.encoder_and_decoder()
         scores = LabelledMatrix(
-            m.scaled_scores, row_labels=tokens, col_labels=tokens, name=r"QK^{T}/\sqrt{d_k}", font_size=36
+            m.scaled_scores,
+            row_labels=tokens,
+            col_labels=tokens,
+            name=r"QK^{T}/\sqrt{d_k}",
+            font_size=36,
+            max_rows=MASK_SHOWN,
+            max_cols=MASK_SHOWN,
         )
-        heat = Heatmap(m.weights, tokens, cell=token_cell(len(tokens)), caption=True)
+        heat = drawn_to_fit(  # a long sentence's grid: smaller cells, its labels still legible
+            lambda cell: Heatmap(m.weights, tokens, cell=cell, caption=True),
+            token_cell(len(tokens)),
+            lambda h: h.height <= TOP - SUBTITLE_TOP - GAP,
+        )
         below_title(heat).to_edge(RIGHT, buff=0.6)
-        room = (
-            heat.get_left()[0] - 0.6 - (-config.frame_width / 2 + 0.5)
-        )  # the scores fill the left, the weights the right
-        below_title(fit_width(scores, room)).to_edge(LEFT, buff=0.5)
+        left, right = -config.frame_width / 2 + 0.5, heat.get_left()[0] - 0.6  # the scores' column, and its notes'
+        note = self.column_note(("weights above the diagonal: exactly 0", "each row still sums to 1"), left, right)
+        training = self.column_note(
+            ("in training: every row at once,", "none sees the word it must predict"), left, right
+        )
+        scores.fit_within(right - left, TOP - note.get_top()[1] - 0.3)
+        below_title(scores).set_x((left + right) / 2)
         self.narrate(
             "A decoder writes one word at a time, so while it reads a word it must not see the words after it."
         )
         self.play(FadeIn(scores))
         hidden = [(i, j) for i in range(len(tokens)) for j in range(len(tokens)) if not m.visible[i, j]]
-        minus = [caption("−∞", BODY, palette.MUTED).move_to(scores.get_entry(i, j)) for i, j in hidden]
+        hidden = [(i, j) for i, j in hidden if scores.is_shown(i, j)]  # a long sentence's matrix is abbreviated
+        minus = [caption("−∞", scores.number_size(), palette.MUTED).move_to(scores.get_entry(i, j)) for i, j in hidden]
         self.narrate("The mask sets every score above the diagonal to minus infinity: e to minus infinity is 0.")
         self.play(
             LaggedStart(
@@ -95,8 +123,6 @@ class MaskFuture(LessonScene):
             *(heat.get_cell(i, j).animate.set_fill(palette.MASKED) for i, j in hidden),
             *(heat.get_row_digits(i)[j].animate.set_color(palette.MUTED) for i, j in hidden if len(heat.get_digits())),
         )
-        note = caption("weights above the diagonal: exactly 0 · each row still sums to 1", LABEL, palette.MUTED)
-        caption_band(fit_width(note, 12))
         self.play(FadeIn(note))
         first, last = _frame(heat.get_row(0), palette.HIGHLIGHT), _frame(heat.get_row(n - 1), palette.HIGHLIGHT)
         self.narrate(
@@ -105,8 +131,6 @@ class MaskFuture(LessonScene):
         )
         self.play(Create(first))
         self.on_words(f"'{tokens[-1]}', the last word", Create(last))
-        training = caption("in training: every row at once, none sees the word it must predict", LABEL, palette.MUTED)
-        caption_band(fit_width(training, 12))
         self.narrate(
             "In training the whole target sentence is known,"
             " so every position learns to predict its next word at once, without peeking."
@@ -115,6 +139,12 @@ class MaskFuture(LessonScene):
         self.on_words("every position", FadeOut(note), run_time=0.5)
         self.play(FadeIn(training), run_time=0.5)
         self.wait(1.5)
+
+    @staticmethod
+    def column_note(lines: tuple[str, ...], left: float, right: float) -> VGroup:
+        """A muted note under the scores, in their column: the weights' grid takes the right down to the subtitles."""
+        note = VGroup(*(caption(line, LABEL, palette.MUTED) for line in lines)).arrange(DOWN, buff=0.12)
+        return caption_band(fit_width(note, right - left)).set_x((left + right) / 2)
 
     def encoder_and_decoder(self) -> None:
         """The two stacks of a translating Transformer: what the lesson built is the encoder's; the decoder's two."""
@@ -143,7 +173,24 @@ def encoder_and_decoder_figure() -> VGroup:
     return figure.move_to(UP * (TOP + SUBTITLE_TOP) / 2)
 
 
+def _wrapped(tokens: list[str], color, width: float) -> VGroup:
+    """A sentence in lines of at most ``width``: a long one wraps rather than shrinking its words."""
+    lines: list[list[str]] = [[]]
+    for token in tokens:
+        if lines[-1] and TokenRow([*lines[-1], token], font_size=24).width > width:
+            lines.append([])
+        lines[-1].append(token)
+    return VGroup(*(TokenRow(line, font_size=24, color=color) for line in lines)).arrange(DOWN, buff=0.15)
+
+
 OPENING = 1.5  # the two source diagrams' scale while they are the whole picture
+HALF = 6.0  # ... and their widest: a long sentence's row keeps each in its half of the frame
+
+
+def _opening(diagram: VGroup) -> VGroup:
+    """A source diagram at its opening size, within its half of the frame and the content area's height."""
+    diagram.scale(min(OPENING, HALF / diagram.width, (TOP - SUBTITLE_TOP - GAP) / diagram.height))
+    return diagram.set_y((TOP + SUBTITLE_TOP) / 2)
 
 
 class AttendAcross(LessonScene):
@@ -152,7 +199,7 @@ class AttendAcross(LessonScene):
     def construct(self) -> None:
         we = self.values.worked_example
         title = self.show_title()
-        own = self.sources(we.tokens, None, "self-attention").scale(OPENING).to_edge(LEFT, buff=0.8)
+        own = _opening(self.sources(we.tokens, None, "self-attention")).to_edge(LEFT, buff=0.8)
         self.narrate("In self-attention, queries, keys and values all come from one sentence.")
         self.play(FadeIn(own, lag_ratio=0.1))
         cross = we.variants.cross
@@ -162,7 +209,7 @@ class AttendAcross(LessonScene):
             return
         pair = self.sources(we.tokens, cross.decoder_tokens, "cross-attention")
         corner = pair.copy().next_to(title, DOWN, buff=0.45).to_edge(RIGHT, buff=0.6)  # beside the weights, later
-        pair.scale(OPENING).to_edge(RIGHT, buff=0.8).match_y(own)
+        _opening(pair).to_edge(RIGHT, buff=0.8).match_y(own)
         own.shift(UP * (pair.get_top()[1] - own.get_top()[1]))  # the two headings level
         self.narrate(
             "In cross-attention, a decoder writing a translation asks the questions: "
@@ -177,13 +224,13 @@ class AttendAcross(LessonScene):
         boxes = VGroup(*(LabelBox(formula(n, size=LEAD), color=palette.ROLE[n]) for n in ("Q", "K", "V"))).arrange(
             RIGHT, buff=0.5
         )
-        enc = TokenRow(encoder, font_size=24).next_to(boxes, DOWN, buff=0.9)
+        enc = _wrapped(encoder, palette.TEXT, 1.3 * boxes.width).next_to(boxes, DOWN, buff=0.9)
         arrows = [connect(enc, boxes[1]), connect(enc, boxes[2])]
         rows = VGroup(enc)
         if decoder is None:
             arrows.insert(0, connect(enc, boxes[0]))
         else:
-            dec = TokenRow(decoder, font_size=24, color=palette.QUERY).next_to(boxes, UP, buff=0.7)
+            dec = _wrapped(decoder, palette.QUERY, 1.3 * boxes.width).next_to(boxes, UP, buff=0.7)
             arrows.insert(0, connect(dec, boxes[0]))
             rows.add(dec)
         heading = caption(name, LEAD).next_to(VGroup(boxes, rows), UP, buff=0.3)
@@ -213,6 +260,9 @@ class AttendAcross(LessonScene):
             caption("the encoder's states answer", BODY),
         ).arrange(DOWN, buff=0.15, aligned_edge=LEFT)
         fit_width(link, 4.6).next_to(pair, DOWN, buff=0.5).to_edge(RIGHT, buff=0.6)
+        if link.get_bottom()[1] < SUBTITLE_TOP + GAP:  # a long sentence's sources leave no room: two lines, under
+            lines = VGroup(VGroup(*link[:2]).arrange(RIGHT, buff=0.12), VGroup(*link[2:]).arrange(RIGHT, buff=0.15))
+            lines.arrange(DOWN, buff=0.15, aligned_edge=LEFT).next_to(heat, DOWN, buff=0.3).align_to(heat, LEFT)
         self.narrate(
             "This is the attention of the RNN translators, now with queries, keys and values: "
             "the decoder's state asks, and the encoder's states answer."
@@ -229,16 +279,28 @@ class ShuffleTokens(LessonScene):
         we = self.values.worked_example
         s = we.variants.shuffled
         title = self.show_title()
-        before = LabelledMatrix(we.output, row_labels=we.tokens, name=r"\text{output}", font_size=28)
-        after = LabelledMatrix(s.output, row_labels=s.tokens, name=r"\text{output, words reversed}", font_size=28)
-        VGroup(before, after).arrange(RIGHT, buff=2.6).next_to(title, DOWN, buff=0.6)
+        before, after = (
+            LabelledMatrix(
+                out,
+                row_labels=tokens,
+                name=name,
+                font_size=28 if we.T <= 5 else 22,
+                max_rows=MAX_ROWS,
+                max_cols=MAX_COLS,
+            )
+            for out, tokens, name in (
+                (we.output, we.tokens, r"\text{output}"),
+                (s.output, s.tokens, r"\text{output, words reversed}"),
+            )
+        )
+        pair = VGroup(before, after).arrange(RIGHT, buff=2.6)
+        pair.scale(max(1.0, min(12.8 / pair.width, 3.8 / pair.height))).next_to(title, DOWN, buff=0.6)  # grown only
         self.narrate("Here is the output of every head for each word, in the sentence's order.")
         self.play(FadeIn(before))
         self.narrate("Now reverse the words and run attention again.")
         self.play(FadeIn(after))
-        arrows = VGroup(
-            *(connect(before.get_row(old), after.row_labels[new], palette.MUTED) for new, old in enumerate(s.order))
-        )
+        pairs = [(before.get_row(old), after.get_row_label(new)) for new, old in enumerate(s.order)]
+        arrows = VGroup(*(connect(a, b, palette.MUTED) for a, b in pairs if len(a) and b is not None))  # rows drawn
         self.narrate("Every word gets exactly the same output as before: only its place has moved.")
         self.play(LaggedStart(*map(GrowArrow, arrows), lag_ratio=0.2))
         verdict = VGroup(

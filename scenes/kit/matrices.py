@@ -236,6 +236,10 @@ class LabelledMatrix(VGroup):
         """Whether entry (``row``, ``col``) is drawn (not hidden by an ellipsis)."""
         return (row, col) in self.entries
 
+    def get_row_label(self, row: int) -> Mobject | None:
+        """The label of row ``row``; ``None`` if the ellipsis hides the row."""
+        return self.row_labels[self.shown_rows.index(row)] if row in self.shown_rows else None
+
     def get_row(self, row: int) -> VGroup:
         """The drawn cells of row ``row``."""
         return VGroup(*(self.entries[(row, j)] for j in self.shown_cols if j is not None and (row, j) in self.entries))

@@ -218,7 +218,8 @@ def _abbreviate(label: Mobject, room: float) -> None:
         return
     token, size = label.token, label.font_size
     for keep in range(len(token) - 1, 0, -1):
-        short = TokenLabel(token[:keep] + "…", font_size=size, color=label.get_color()).turn()
+        colour = label[0].get_fill_color()  # a glyph's: the Text's own colour is black
+        short = TokenLabel(token[:keep] + "…", font_size=size, color=colour).turn()
         if short.height <= room or keep == 1:
             label.become(short)
             label.initial_height, label.text = short.initial_height, short.text  # what is drawn now, and its size

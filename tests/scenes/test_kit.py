@@ -136,6 +136,14 @@ def test_label_rows_never_overlap_neighbours(pitch):
             assert not _boxes_overlap(a, b)
 
 
+def test_an_abbreviated_label_keeps_its_colour():
+    """A long token cut to "grandmoth…" is drawn in its row's colour (it was black: a Text's own colour is)."""
+    labels = [TokenLabel(t, font_size=20, color=palette.QUERY) for t in ["grandmother's", "a", "kitchen"]]
+    stagger(labels, [0.0, 0.3, 0.6], 0.0, 0.3, room=0.8)
+    assert labels[0].text.endswith("…") and labels[0].height <= 0.8
+    assert {glyph.get_fill_color().to_hex() for label in labels for glyph in label} == {palette.QUERY.to_hex()}
+
+
 def test_turned_label_keeps_its_font_size():
     label = TokenLabel("station", font_size=20)
     wide = label.width

@@ -125,15 +125,13 @@ def test_editing_the_example_changes_the_video(tmp_path):
 
 
 #: the other scenes that lay out the worked example's or the meaning map's sentence (the real model's need
-#: its own data; masks, cross-attention, word order and the recap do not lay 12 tokens out yet: issue 28)
-NOT_YET = {"masked-attention", "cross-attention", "word-order", "seven-steps"}
+#: its own data)
 SENTENCE_SCENES = [
     e
     for e in LESSON
     if e not in CHAPTER
     and {"worked_example", "semantic_shift"} & set(e.depends_on)
     and "real_model" not in e.depends_on
-    and e.id not in NOT_YET
 ]
 
 
