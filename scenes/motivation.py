@@ -10,6 +10,7 @@ from manim import (
     TAU,
     UP,
     ArcBetweenPoints,
+    Arrow,
     Create,
     Dot,
     FadeIn,
@@ -18,6 +19,7 @@ from manim import (
     GrowFromEdge,
     Indicate,
     LaggedStart,
+    MoveToTarget,
     Rectangle,
     SurroundingRectangle,
     Text,
@@ -123,22 +125,33 @@ class ResolveAmbiguity(LessonScene):
     def construct(self) -> None:
         title = self.show_title()
         self.narrate('Alone, the word "bank" is ambiguous: a river bank, or a bank that holds money?')
-        word = caption("bank ?", HERO, font=SERIF).next_to(title, DOWN, buff=0.6)
-        senses = VGroup(
-            caption("a river bank", LEAD, palette.MUTED, font=SERIF).next_to(word, LEFT, buff=1.2),
-            caption("a bank for money", LEAD, palette.MUTED, font=SERIF).next_to(word, RIGHT, buff=1.2),
+        word = caption("bank ?", HERO, font=SERIF).next_to(title, DOWN, buff=0.4)
+        senses = VGroup(  # the two readings fork from the word: the sentences below choose one
+            *(
+                caption(s, LEAD, palette.MUTED, font=SERIF).move_to(word.get_center() + DOWN * 1.0 + side * 3.4)
+                for s, side in (("a river bank", LEFT), ("a bank for money", RIGHT))
+            )
         )
-        self.play(FadeIn(word), FadeIn(senses))
+        fork = VGroup(
+            *(
+                Arrow(word.get_bottom() + side * 0.4, sense.get_top(), buff=0.1, color=palette.MUTED, stroke_width=4)
+                for sense, side in zip(senses, (LEFT, RIGHT), strict=True)
+            )
+        )
+        question = VGroup(word, senses, fork)
+        question.generate_target()  # its place once the sentences below come in
+        question.scale(1.35).move_to(UP * 0.4)  # until then, the question is the whole picture
+        self.play(FadeIn(question))
         self.wait(1)
 
         money = self.read_in_context(
             ["I", "put", "money", "in", "the", "bank"], reader=5, helpers=[2], meaning="financial bank"
         )
-        money.next_to(word, DOWN, buff=0.5).set_x(0)
+        money.next_to(question.target[1], DOWN, buff=0.3).set_x(0)
         water = self.read_in_context(
             ["we", "sat", "by", "the", "water", "near", "the", "bank"], reader=7, helpers=[4], meaning="river bank"
         )
-        water.next_to(money, DOWN, buff=0.45).set_x(0)
+        water.next_to(money, DOWN, buff=0.2).set_x(0)
         legend = caption(
             "blue: the word being read    orange: the words that settle its meaning",
             LABEL,
@@ -148,24 +161,27 @@ class ResolveAmbiguity(LessonScene):
         )
         caption_band(legend)
         self.narrate('We look at the other words: "money" says finance, "water" says river.')
-        self.play(FadeIn(legend))
-        for sentence in (money, water):
-            self.play(FadeIn(sentence[0]))
-            self.play(LaggedStart(*(Create(arc) for arc in sentence[1]), FadeIn(sentence[2]), lag_ratio=0.5))
+        self.play(MoveToTarget(question), FadeIn(legend))
+        for sentence, sense, other, named in (
+            (money, senses[1], senses[0], '"money"'),
+            (water, senses[0], senses[1], '"water"'),
+        ):
+            self.on_words(named, FadeIn(sentence[0]))  # each sentence as its clue is named
+            self.play(  # the reading it settles lights in the colour of the word being read
+                LaggedStart(*(Create(arc) for arc in sentence[1]), FadeIn(sentence[2]), lag_ratio=0.5),
+                sense.animate.set_color(palette.QUERY),
+                other.animate.set_color(palette.MUTED),
+            )
         self.wait(1.5)
 
-        check = (
-            self.read_in_context(
-                ["he", "cashed", "the", "check", "at", "the", "bank"],
-                reader=3,
-                helpers=[1, 6],
-                meaning="money, not chess",
-            )
-            .next_to(title, DOWN, buff=1.4)
-            .set_x(0)
-        )
+        check = self.read_in_context(
+            ["he", "cashed", "the", "check", "at", "the", "bank"],
+            reader=3,
+            helpers=[1, 6],
+            meaning="money, not chess",
+        ).move_to(UP * 0.6)
         self.narrate('The same with "check": "cashed" and "bank" make it a cheque, not a chess move.')
-        self.play(FadeOut(VGroup(word, senses, money, water)))
+        self.play(FadeOut(VGroup(word, senses, fork, money, water)))
         self.play(FadeIn(check[0]))
         self.play(LaggedStart(*(Create(arc) for arc in check[1]), FadeIn(check[2]), lag_ratio=0.5))
 
@@ -183,7 +199,7 @@ class ResolveAmbiguity(LessonScene):
     @staticmethod
     def read_in_context(words: list[str], reader: int, helpers: list[int], meaning: str) -> VGroup:
         """A sentence with arrows from the ambiguous word to the words that resolve it, and the meaning."""
-        sentence = Sentence(words, font_size=34)
+        sentence = Sentence(words, font_size=40)
         sentence.words[reader].set_color(palette.QUERY)
         for i in helpers:
             sentence.words[i].set_color(palette.KEY)
