@@ -214,16 +214,18 @@ class FadeRecurrentSignal(LessonScene):
     def construct(self) -> None:
         self.show_title()
         rnn = self.values.rnn_decay
-        tokens = spread(TokenRow(rnn.tokens, font_size=26), 2.3)
+        tokens = spread(TokenRow(rnn.tokens, font_size=28), 2.3)
         source, target = tokens[rnn.source], tokens[rnn.target]
         source.set_color(palette.HIGHLIGHT)  # the colour of its full signal, the first bar
-        cells = VGroup(*(LabelBox("s", width=0.9, height=0.6).next_to(t, DOWN, buff=0.35).set_y(0) for t in tokens))
+        cells = VGroup(*(LabelBox("s", width=1.1, height=0.8, font_size=32).next_to(t, DOWN).set_y(0) for t in tokens))
         cells.set_y(tokens.get_bottom()[1] - 0.35 - cells.height / 2)  # one row, below the deepest descender
         links = VGroup(*(connect(a, b) for a, b in zip(cells, cells[1:], strict=False)))
         self.narrate("A recurrent network reads a sentence one word at a time, passing a memory along: its state, s.")
         baseline_y, full = -2.4, 2.4
         legend = caption(f'signal of\n"{rnn.tokens[rnn.source]}"', CAPTION, palette.HIGHLIGHT, font=SERIF)
         legend.move_to([tokens[0].get_x(), baseline_y + full / 2, 0])
+        chain = VGroup(tokens, cells, links)  # as low as the tallest bar allows: the chain is the opening's picture
+        chain.shift((baseline_y + full + 0.8 - chain.get_bottom()[1]) * UP)
         self.play(FadeIn(tokens), FadeIn(cells))
 
         bars, numbers = VGroup(), VGroup()
@@ -335,6 +337,8 @@ class CompareParallelism(LessonScene):
             f"RNN: {fmt_int(rnn.sequential_steps)} steps, one after another", LEAD, palette.MUTED, font=SERIF
         ).next_to(cells, DOWN, buff=0.3)
         self.narrate("An RNN processes tokens one by one: each step must wait for the one before.")
+        chain = VGroup(tokens, cells, links)  # as low as the tallest bar allows: the chain is the opening's picture
+        chain.shift((baseline_y + full + 0.8 - chain.get_bottom()[1]) * UP)
         self.play(FadeIn(tokens), FadeIn(cells))
         for i, cell in enumerate(cells):
             links_in = [GrowArrow(links[i - 1])] if i else []
