@@ -37,13 +37,15 @@ from scenes.kit import (
     SERIF,
     LabelledMatrix,
     LessonScene,
+    TokenLabel,
     TokenRow,
     caption,
     palette,
+    stagger,
 )
 from scenes.kit.charts import cell_grid
 from scenes.kit.diagrams import Card, LabelBox, Sentence, arc_between, connect, stack
-from scenes.kit.layout import caption_band, fit_content
+from scenes.kit.layout import GAP, SUBTITLE_TOP, caption_band, fit_content
 from scenes.kit.numbers import fmt, fmt_int
 
 COLUMN_SPAN = 12.4  # width over which a sentence's tokens are spread, one column each
@@ -337,28 +339,37 @@ class CompareParallelism(LessonScene):
             f"RNN: {fmt_int(rnn.sequential_steps)} steps, one after another", LEAD, palette.MUTED, font=SERIF
         ).next_to(cells, DOWN, buff=0.3)
         self.narrate("An RNN processes tokens one by one: each step must wait for the one before.")
-        chain = VGroup(tokens, cells, links)  # as low as the tallest bar allows: the chain is the opening's picture
-        chain.shift((baseline_y + full + 0.8 - chain.get_bottom()[1]) * UP)
         self.play(FadeIn(tokens), FadeIn(cells))
         for i, cell in enumerate(cells):
             links_in = [GrowArrow(links[i - 1])] if i else []
             self.play(cell.animate.highlight(palette.MUTED, 0.3), *links_in, run_time=0.4)
         self.play(FadeIn(sequential))
 
-        grid = caption_band(cell_grid(len(tokens), 1.8).set_fill(opacity=0.1)).shift(3.0 * LEFT)
-        axes = caption("one cell per pair: row word, column word", LABEL, palette.MUTED, font=SERIF).next_to(
-            grid, UP, buff=0.15
-        )
+        grid, labels = self.pairs_grid(rnn.tokens, top=sequential.get_bottom()[1] - 0.3)
         parallel = VGroup(
             caption(f"Self-attention: all {fmt_int(rnn.pairs)} pairs", LEAD, palette.HEAT_LOW, font=SERIF),
             caption("in one parallel step", LEAD, palette.HEAT_LOW, font=SERIF),
-            caption("GPUs and TPUs are built for this", CAPTION, palette.MUTED, font=SERIF),
+            caption("GPUs and TPUs are built for this", BODY, palette.MUTED, font=SERIF),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
-        parallel.next_to(grid, RIGHT, buff=0.6)
+        parallel.next_to(grid, RIGHT, buff=0.8)
         self.narrate("Self-attention compares every pair of tokens at once: one big parallel step.")
-        self.play(FadeIn(grid), FadeIn(axes))
-        self.play(grid.animate.set_fill(palette.HEAT_LOW, opacity=0.6), FadeIn(parallel[:2]), run_time=1.2)
+        self.play(FadeIn(grid), FadeIn(labels))
+        self.on_words("at once", grid.animate.set_fill(palette.HEAT_LOW, opacity=0.6), FadeIn(parallel[:2]))
         self.wait(1.5)
         self.narrate("GPUs and TPUs are built for exactly this, so training is much faster.")
         self.play(FadeIn(parallel[2]))
         self.wait(3.5)
+
+    @staticmethod
+    def pairs_grid(words: list[str], top: float) -> tuple[VGroup, VGroup]:
+        """One cell per pair of words, rows and columns named, from ``top`` down to the subtitle band."""
+        side = top - SUBTITLE_TOP - GAP - 0.9  # room above the cells for the turned column names
+        grid = cell_grid(len(words), side).set_fill(opacity=0.1)
+        grid.move_to([-2.2, SUBTITLE_TOP + GAP + side / 2, 0])
+        pitch = side / len(words)
+        rows = VGroup(*(TokenLabel(w, font_size=20, color=palette.MUTED) for w in words))
+        for label, row in zip(rows, grid, strict=True):
+            label.next_to(row, LEFT, buff=0.15)
+        columns = [TokenLabel(w, font_size=20, color=palette.MUTED) for w in words]
+        stagger(columns, [cell.get_x() for cell in grid[0]], grid.get_top()[1] + 0.1, pitch)
+        return grid, VGroup(rows, *columns)
