@@ -140,6 +140,9 @@ class SeparateRoles(LessonScene):
         return (("W_{Q}", palette.QUERY), ("W_{K}", palette.KEY), ("W_{V}", palette.VALUE))
 
 
+BOX_HEIGHT = 0.9  # the vectors' boxes: large enough to carry the picture on their own in the opening
+
+
 class GeneralizeAttention(LessonScene):
     """From RNN attention (a context vector over encoder states) to self-attention over the sequence itself,
     which has no parameters until learned projections give it some."""
@@ -150,10 +153,10 @@ class GeneralizeAttention(LessonScene):
             title, DOWN, buff=0.3
         )
         states = self.sequence("e", "j")  # i is the decoder's step: a source word is j
-        context = LabelBox(formula("C(i)", size=FORMULA), color=palette.HEAT_LOW)
-        decoder = LabelBox(notation(formula("s_{i-1}", size=FORMULA)), color=palette.MUTED)
+        context = LabelBox(formula("C(i)", size=DISPLAY), color=palette.HEAT_LOW, height=BOX_HEIGHT)
+        decoder = LabelBox(notation(formula("s_{i-1}", size=DISPLAY)), color=palette.MUTED, height=BOX_HEIGHT)
         VGroup(context, decoder).arrange(RIGHT, buff=1.5)
-        picture = VGroup(VGroup(context, decoder), states).arrange(DOWN, buff=0.6).next_to(heading, DOWN, buff=0.25)
+        picture = VGroup(VGroup(context, decoder), states).arrange(DOWN, buff=1.2).next_to(heading, DOWN, buff=0.35)
         context.set_x(states.get_x())
         decoder.next_to(context, RIGHT, buff=1.2)  # a visible link between them
         weights = self.converge(states, context)
@@ -198,7 +201,7 @@ class GeneralizeAttention(LessonScene):
         )
 
         own = self.sequence("x").move_to(states)
-        output = LabelBox(formula("z_i", size=FORMULA), color=palette.HEAT_LOW).move_to(context)
+        output = LabelBox(formula("z_i", size=DISPLAY), color=palette.HEAT_LOW, height=BOX_HEIGHT).move_to(context)
         new_heading = caption("Self-attention: the sequence attends to itself", HEADING, font=SERIF).move_to(heading)
         new_rule = notation(
             formula(
@@ -245,8 +248,8 @@ class GeneralizeAttention(LessonScene):
     def sequence(symbol: str, index: str = "i") -> VGroup:
         """Boxes for the vectors symbol_1, symbol_2, symbol_index, …, symbol_n of a sequence (indices: notation)."""
         labels = [f"{symbol}_1", f"{symbol}_2", f"{symbol}_{index}", r"\cdots", f"{symbol}_n"]
-        boxes = VGroup(*(LabelBox(formula(t, size=FORMULA), width=1.0) for t in labels))
-        return notation(boxes.arrange(RIGHT, buff=0.4))
+        boxes = VGroup(*(LabelBox(formula(t, size=DISPLAY), width=1.3, height=BOX_HEIGHT) for t in labels))
+        return notation(boxes.arrange(RIGHT, buff=0.5))
 
     @staticmethod
     def converge(sources: VGroup, target: LabelBox) -> VGroup:
