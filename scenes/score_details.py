@@ -12,9 +12,11 @@ from manim import (
     UP,
     Arc,
     Create,
+    DashedLine,
     FadeIn,
     Indicate,
     LaggedStart,
+    Line,
     Mobject,
     Rectangle,
     Succession,
@@ -134,33 +136,54 @@ class MirrorScores(LessonScene):
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
 
 
+SCORE_BAR = 1.0  # height of the largest score's bar
+WEIGHT_BAR = 1.0  # height of a weight of 1
+
+
+def bars(values, unit: float, colour) -> VGroup:
+    """One bar per value, ``unit`` high per point, on a baseline at y = 0: up when positive, down when negative."""
+    group = VGroup()
+    for j, v in enumerate(np.asarray(values, dtype=float)):
+        bar = Rectangle(width=0.4, height=max(abs(v) * unit, 1e-3), stroke_width=0).set_fill(colour(v), opacity=0.9)
+        group.add(bar.move_to([0.6 * j, 0, 0], aligned_edge=DOWN if v >= 0 else UP))
+    group.shift(group.get_x() * LEFT)  # centred on x = 0
+    zero = Line(LEFT, RIGHT, color=palette.MUTED, stroke_width=2).set_width(group.width + 0.2)
+    return VGroup(zero, *group)
+
+
 class ReadGaps(LessonScene):
     """Softmax of the notes' scores equals softmax of their gaps below the top; ÷√d_k shrinks the gaps."""
 
     def construct(self) -> None:
         sd = self.values.scaling_demo
         self.show_title()
-        raw = self.row("as computed", sd.raw, sd.raw_shifted, sd.softmax_raw).shift(UP * 1.6)
-        scaled = self.row(f"÷ √dₖ = ÷ {number_text(sd.sqrt_d_k)}", sd.scaled, sd.scaled_shifted, sd.softmax_scaled)
+        unit = SCORE_BAR / float(np.abs(sd.raw).max())  # both rows on one scale: the scaled gaps are visibly smaller
+        depth = unit * float(-sd.raw_shifted.min())
+        raw = self.row("as computed", sd.raw, sd.raw_shifted, sd.softmax_raw, unit, depth)
+        scaled = self.row(
+            f"÷ √dₖ = ÷ {number_text(sd.sqrt_d_k)}", sd.scaled, sd.scaled_shifted, sd.softmax_scaled, unit, depth
+        )
+        scaled.next_to(raw, DOWN, buff=0.5).align_to(raw, LEFT)
         heads = VGroup(
             caption("scores", CAPTION, palette.MUTED),
             caption("minus the top score", CAPTION, palette.MUTED),
             caption("softmax", CAPTION, palette.MUTED),
         )
-        for head, cell in zip(heads, raw[1:], strict=True):
-            head.next_to(cell, UP, buff=0.35)
+        for head, cell in zip(heads, raw[1:], strict=True):  # on one line, above the tallest chart
+            head.move_to([cell.get_x(), max(c.get_top()[1] for c in raw[1:]) + 0.3, 0])
         figure = VGroup(heads, raw, scaled)
         rule = self.two_keys_rule() if len(sd.raw) == 2 else VGroup()
         if len(rule):
-            figure.add(rule.next_to(scaled, DOWN, buff=1.0))
+            figure.add(rule.next_to(scaled, DOWN, buff=0.6))
         fit_content(figure, width=13.0)
         self.narrate(f"Take the scores {vector_text(sd.raw)}. Softmax only sees how far each sits below the top.")
-        self.play(FadeIn(heads), FadeIn(raw[:3]))
+        self.play(FadeIn(heads[0]), FadeIn(raw[:2]))  # the scores, and the top one's level dashed across
         self.narrate(
             f"Subtract the top score: {vector_text(sd.raw_shifted)} gives the same weights as "
             f"{vector_text(sd.raw)}, {vector_text(sd.softmax_raw)}."
         )
-        self.play(FadeIn(raw[3]))
+        self.play(FadeIn(heads[1]), FadeIn(raw[2]))
+        self.on_words("gives the same weights", FadeIn(heads[2]), FadeIn(raw[3]))
         self.narrate(f"Divide by √d_k: every gap is divided by {number_text(sd.sqrt_d_k)}, and the weights soften.")
         self.play(FadeIn(scaled))
         if len(rule):
@@ -170,18 +193,28 @@ class ReadGaps(LessonScene):
         self.play(Indicate(scaled[2], color=palette.HIGHLIGHT), Indicate(scaled[3], color=palette.HIGHLIGHT))
         self.wait(1.5)
 
-    def row(self, name: str, scores, gaps, weights) -> VGroup:
-        """name, scores, the scores minus the top one, the softmax weights: one line of the table."""
+    @staticmethod
+    def row(name: str, scores, gaps, weights, unit: float, depth: float) -> VGroup:
+        """name, scores, the scores minus the top one, the softmax weights: one line of the table, each vector
+        drawn as bars over its numbers; scores and gaps ``unit`` high per point, their baseline ``depth`` above
+        the numbers (room for the deepest gap), weights on the fixed 0–1 scale in their heatmap colours."""
+        shade = 1 / max(unit * SCORE_BAR, 1e-9)  # the diverging colour's full strength at the tallest score bar
         cells = [
-            caption(name, BODY),
-            formula(vector_text(scores), size=FORMULA),
-            formula(vector_text(gaps), size=FORMULA),  # what softmax sees: as bright as the scores
-            formula(vector_text(weights, 2), size=FORMULA, color=palette.HIGHLIGHT),  # the result of the row
+            (vector_text(scores), palette.TEXT, bars(scores, unit, lambda v: palette.diverging(v * unit * shade))),
+            (vector_text(gaps), palette.TEXT, bars(gaps, unit, lambda v: palette.diverging(v * unit * shade))),
+            (vector_text(weights, 2), palette.HIGHLIGHT, bars(weights, WEIGHT_BAR, palette.heat)),
         ]
-        group = VGroup(*cells)
-        for i, cell in enumerate(cells):
-            cell.move_to(RIGHT * (-4.6 + 3.2 * i))
-        return group
+        row = VGroup(caption(name, BODY).move_to(LEFT * 4.6))
+        for i, (text, colour, chart) in enumerate(cells, start=1):
+            numbers = formula(text, size=FORMULA, color=colour).move_to(RIGHT * (-4.6 + 3.2 * i))
+            chart.shift(numbers.get_center() * RIGHT + (numbers.get_top()[1] + depth + 0.25) * UP)
+            row.add(VGroup(numbers, chart))
+        top = row[1][1][
+            1 + int(np.argmax(scores))
+        ]  # (after the chart's zero line)  # the top score's level: each gap is the distance down from it
+        row[1].add(DashedLine(LEFT, RIGHT, color=palette.MUTED, dash_length=0.06).set_width(row[1][1].width + 0.3))
+        row[1][-1].move_to([row[1][1].get_x(), top.get_top()[1], 0])
+        return row
 
     @staticmethod
     def two_keys_rule() -> VGroup:
