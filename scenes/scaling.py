@@ -88,7 +88,7 @@ class ExplodeDotProducts(LessonScene):
             dims_name = VGroup(dims_name, step.next_to(dims, RIGHT, buff=0.4))
         axis_name = caption("variance of q·k", CAPTION, palette.MUTED, font=SERIF).next_to(axis, UP, buff=3.9)
         axis_name.align_to(axis, LEFT).align_to(numbers[-1], UP)
-        spread = entry_strip(demo.entries, left=origin[0] + 0.3, right=origin[0] + CHART_WIDTH - 0.3, y=-0.6)
+        spread = entry_strip(demo.entries, left=-6.2, right=6.2, y=-1.6)  # the whole width: the spread is the picture
         self.narrate("A dot product adds up d k products. Give q and k random entries of variance one.")
         self.play(Write(rule), FadeIn(spread.line), run_time=1.0)  # the line the entries will be drawn on
         self.on_words("random entries", LaggedStart(*map(FadeIn, spread.dots), lag_ratio=0.02))
@@ -140,8 +140,8 @@ class ExplodeDotProducts(LessonScene):
 
 
 def entry_strip(entries: np.ndarray, left: float, right: float, y: float) -> VGroup:
-    """Random entries as dots over a line from −3 to 3, stacked where they crowd; ``mean`` is a line at their
-    mean and ``gaps`` join each dot to it: the distances whose squares variance averages."""
+    """Random entries as dots over a line from −3 to 3, stacked in columns a fifth wide (a dot plot); ``mean``
+    is a line at their mean and ``gaps`` join each dot to it: the distances whose squares variance averages."""
 
     def to_x(v: float) -> float:
         return left + (float(np.clip(v, -3, 3)) + 3) / 6 * (right - left)
@@ -152,13 +152,13 @@ def entry_strip(entries: np.ndarray, left: float, right: float, y: float) -> VGr
     dots, gaps = VGroup(), VGroup()
     mean = float(np.mean(entries))
     for v in entries:
-        column = int(np.floor(v / 0.25))
+        column = int(np.floor(v / 0.2))
         height = stacked.get(column, 0)
         stacked[column] = height + 1
-        dot = Dot([to_x(v), y + 0.15 + 0.2 * height, 0], radius=0.08, color=palette.QUERY)
+        dot = Dot([to_x((column + 0.5) * 0.2), y + 0.2 + 0.26 * height, 0], radius=0.11, color=palette.QUERY)
         dots.add(dot)
         gaps.add(Line(dot.get_center(), [to_x(mean), dot.get_y(), 0], color=palette.HIGHLIGHT, stroke_width=1.5))
-    top = y + 0.15 + 0.2 * max(stacked.values())
+    top = y + 0.2 + 0.26 * max(stacked.values())
     strip = VGroup(VGroup(line, label), dots)
     strip.line, strip.dots, strip.gaps = VGroup(line, label), dots, gaps
     strip.mean = Line([to_x(mean), y, 0], [to_x(mean), top + 0.1, 0], color=palette.HIGHLIGHT, stroke_width=3)
