@@ -250,7 +250,8 @@ class CorrectGradientClaim(LessonScene):
         for row in rows:  # one play a row: a row already in is not drawn again in every frame of the others
             self.play(FadeIn(row[1:], shift=RIGHT * 0.2), run_time=speaking_time(said) / len(rows))
         self.narrate("So the danger is vanishing gradients, not exploding ones: dividing by √d_k keeps them alive.")
-        self.play(Write(verdict))
+        struck = Line(claim.get_left(), claim.get_right(), color=palette.ALERT, stroke_width=4)  # the claim, corrected
+        self.play(Write(verdict), Create(struck))
         self.wait(1.5)
 
     @staticmethod
@@ -260,12 +261,12 @@ class CorrectGradientClaim(LessonScene):
         rows = []
         for scale, norm in zip(demo.scales, demo.gradient_norm, strict=True):
             name = formula(rf"\text{{scores}} \times {fmt(scale, 0)}", size=FORMULA)
-            bar = Rectangle(width=max(7.0 * norm / longest, 0.02), height=0.45, stroke_width=0)
+            bar = Rectangle(width=max(7.0 * norm / longest, 0.02), height=0.6, stroke_width=0)
             bar.set_fill(palette.TEXT, opacity=0.8)
             size = caption(f"gradient size {fmt(norm, 4)}", LEAD)
             rows.append(VGroup(name, bar, size))
         for n, row in enumerate(rows):  # names right-aligned, bars starting on one line
-            row[0].move_to(0.8 * n * DOWN, aligned_edge=RIGHT)
+            row[0].move_to(1.0 * n * DOWN, aligned_edge=RIGHT)
             row[1].next_to(row[0], RIGHT, buff=0.4).align_to(ORIGIN + 0.4 * RIGHT, LEFT)
             row[2].next_to(row[1], RIGHT, buff=0.3)
         return VGroup(*rows)
