@@ -35,7 +35,6 @@ from scenes.kit import (
     FORMULA,
     FORMULA_LARGE,
     LABEL,
-    SMALL,
     Heatmap,
     LabelledMatrix,
     LessonScene,
@@ -186,11 +185,14 @@ class CombineHeads(LessonScene):
             self.on_words("differently", FadeOut(leaving), FadeIn(pair), run_time=0.8)
             self.finish_narration()
             self.wait(READ_HOLD)
-            self.play(FadeOut(pair), run_time=0.5)
+            leaving = VGroup(pair)
+            if n < len(glimpses):
+                self.play(FadeOut(pair), run_time=0.5)
         self.narrate("Side by side, each head has its own output: one row per token, d_v columns each.")
         if not glimpses:  # one head: the rule is still up
-            self.play(FadeOut(rule))
-        self.play(LaggedStart(*(FadeIn(o) for o in outputs), lag_ratio=0.3))
+            leaving = VGroup(rule)
+        # the last picture gives way as the outputs come: no empty frame between them
+        self.play(FadeOut(leaving), LaggedStart(*(FadeIn(o) for o in outputs), lag_ratio=0.3))
         self.wait(1)
         concat = self.concat_matrix(we, tokens)
         concat.scale(outputs[0].brackets.height / concat.brackets.height).move_to(VGroup(*outputs))  # same cells
@@ -300,8 +302,9 @@ class CombineHeads(LessonScene):
         for n in range(h):
             cells = VGroup(*(concat.get_column(c) for c in range(n * d_k, (n + 1) * d_k) if len(concat.get_column(c))))
             if len(cells):
-                brace = Brace(cells, DOWN, buff=0.1, color=palette.MUTED)
-                name = notation(caption(f"head {n + 1}", SMALL, palette.MUTED)).next_to(brace, DOWN, buff=0.08)
+                below = cells.get_bottom()[1] - concat.get_brackets().get_bottom()[1] + 0.12  # clear of the brackets
+                brace = Brace(cells, DOWN, buff=below, color=palette.MUTED)
+                name = notation(caption(f"head {n + 1}", LABEL, palette.MUTED)).next_to(brace, DOWN, buff=0.1)
                 braces.add(VGroup(brace, name))
         return braces
 
