@@ -340,7 +340,7 @@ class TraceRealShift(LessonScene):
         self.point_of = lambda sentence: [sentence.cosines[n] for n in names]
         values = np.array([self.point_of(case) for case in (rm.alone, *rm.sentences)])
         pad = 0.15 * np.ptp(values) + 0.02
-        cosines = CosinePlane(names, float(values.min() - pad), float(values.max() + pad), side=4.7)
+        cosines = CosinePlane(names, float(values.min() - pad), float(values.max() + pad), side=5.3)
         cosines.next_to(self.title, DOWN, buff=0.3).to_edge(LEFT, buff=0.6)
         self.narrate(f"A flat map keeps only 2 of the {rm.hidden_size} directions, so it can mislead.")
         squash = VGroup(flow.vector, flow.arrows[2], flow.flat).copy().scale(1.3).move_to(plane)  # what it kept
