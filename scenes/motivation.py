@@ -45,7 +45,7 @@ from scenes.kit import (
 )
 from scenes.kit.charts import cell_grid
 from scenes.kit.diagrams import Card, LabelBox, Sentence, arc_between, connect, stack
-from scenes.kit.layout import GAP, SUBTITLE_TOP, caption_band, fit_content
+from scenes.kit.layout import GAP, SUBTITLE_TOP, TOP, caption_band, fit_content
 from scenes.kit.numbers import fmt, fmt_int
 
 COLUMN_SPAN = 12.4  # width over which a sentence's tokens are spread, one column each
@@ -136,7 +136,13 @@ class ResolveAmbiguity(LessonScene):
         )
         fork = VGroup(
             *(
-                Arrow(word.get_bottom() + side * 0.4, sense.get_top(), buff=0.1, color=palette.MUTED, stroke_width=4)
+                Arrow(
+                    word.get_bottom() + side * 0.4,
+                    sense.get_top() + UP * 0.12,
+                    buff=0.1,
+                    color=palette.MUTED,
+                    stroke_width=4,
+                )
                 for sense, side in zip(senses, (LEFT, RIGHT), strict=True)
             )
         )
@@ -226,17 +232,28 @@ class FadeRecurrentSignal(LessonScene):
         baseline_y, full = -2.4, 2.4
         legend = caption(f'signal of\n"{rnn.tokens[rnn.source]}"', CAPTION, palette.HIGHLIGHT, font=SERIF)
         legend.move_to([tokens[0].get_x(), baseline_y + full / 2, 0])
-        chain = VGroup(tokens, cells, links)  # as low as the tallest bar allows: the chain is the opening's picture
+        chain = VGroup(tokens, cells, links)  # as low as the tallest bar allows, once the bars come
         chain.shift((baseline_y + full + 0.8 - chain.get_bottom()[1]) * UP)
+        opening = chain.get_center()[1] - (TOP + SUBTITLE_TOP) / 2  # until then it is the picture: in the middle
+        chain.shift(DOWN * opening)
         self.play(FadeIn(tokens), FadeIn(cells))
 
-        bars, numbers = VGroup(), VGroup()
+        bars, numbers, grown = VGroup(), VGroup(), VGroup()
         for i, strength in enumerate(rnn.signal):
-            animations = [cells[i].animate.highlight(palette.MUTED, 0.3)]
             if i == 1 and rnn.source >= 1:  # the first memory passed on, while the first sentence says so
                 self.on_words("passing a memory", GrowArrow(links[0]))
-            elif i:
+                grown.add(links[0])
+            if i == rnn.source:
+                self.narrate(
+                    'It reads "keys", the subject. In this illustration each step keeps only part of its signal.'
+                )
+                waiting = [link for link in links if link not in grown]  # not on screen: moved without a play
+                VGroup(*waiting).shift(UP * opening)
+                self.play(VGroup(tokens, cells, grown).animate.shift(UP * opening), run_time=0.6)  # room for bars
+            animations = [cells[i].animate.highlight(palette.MUTED, 0.3)]
+            if i > 1 or (i == 1 and rnn.source < 1):
                 animations.append(GrowArrow(links[i - 1]))
+                grown.add(links[i - 1])
             if i >= rnn.source:
                 bar = Rectangle(width=0.7, height=max(full * strength, 0.01), stroke_width=0)
                 bar.set_fill(palette.heat(strength), opacity=0.9).move_to([tokens[i].get_x(), baseline_y, 0], DOWN)
@@ -245,10 +262,6 @@ class FadeRecurrentSignal(LessonScene):
                 animations += [GrowFromEdge(bar, DOWN), FadeIn(number)]
                 if i == rnn.source:  # the row's name comes with its first bar
                     animations.append(FadeIn(legend))
-            if i == rnn.source:
-                self.narrate(
-                    'It reads "keys", the subject. In this illustration each step keeps only part of its signal.'
-                )
             if i == 0 and rnn.source >= 1:  # the first word read as "one word at a time" is said
                 self.on_words("one word at a time", *animations, run_time=0.8)
             else:
@@ -339,13 +352,16 @@ class CompareParallelism(LessonScene):
             f"RNN: {fmt_int(rnn.sequential_steps)} steps, one after another", LEAD, palette.MUTED, font=SERIF
         ).next_to(cells, DOWN, buff=0.3)
         self.narrate("An RNN processes tokens one by one: each step must wait for the one before.")
+        rnn_picture = VGroup(tokens, cells, links, sequential)
+        opening = rnn_picture.get_center()[1] - (TOP + SUBTITLE_TOP) / 2  # alone, it is the picture: in the middle
+        rnn_picture.shift(DOWN * opening)
         self.play(FadeIn(tokens), FadeIn(cells))
         for i, cell in enumerate(cells):
             links_in = [GrowArrow(links[i - 1])] if i else []
             self.play(cell.animate.highlight(palette.MUTED, 0.3), *links_in, run_time=0.4)
         self.play(FadeIn(sequential))
 
-        grid, labels = self.pairs_grid(rnn.tokens, top=sequential.get_bottom()[1] - 0.3)
+        grid, labels = self.pairs_grid(rnn.tokens, top=sequential.get_bottom()[1] + opening - 0.3)
         parallel = VGroup(
             caption(f"Self-attention: all {fmt_int(rnn.pairs)} pairs", LEAD, palette.HEAT_LOW, font=SERIF),
             caption("in one parallel step", LEAD, palette.HEAT_LOW, font=SERIF),
@@ -353,6 +369,7 @@ class CompareParallelism(LessonScene):
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
         parallel.next_to(grid, RIGHT, buff=0.8)
         self.narrate("Self-attention compares every pair of tokens at once: one big parallel step.")
+        self.play(rnn_picture.animate.shift(UP * opening), run_time=0.6)  # up, to make room for the pairs
         self.play(FadeIn(grid), FadeIn(labels))
         self.on_words("at once", grid.animate.set_fill(palette.HEAT_LOW, opacity=0.6), FadeIn(parallel[:2]))
         self.wait(1.5)

@@ -31,6 +31,7 @@ from scenes.first_example import number_text
 from scenes.kit import (
     BODY,
     CAPTION,
+    DISPLAY,
     FORMULA,
     LABEL,
     LEAD,
@@ -136,8 +137,8 @@ class MirrorScores(LessonScene):
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
 
 
-SCORE_BAR = 1.0  # height of the largest score's bar
-WEIGHT_BAR = 1.0  # height of a weight of 1
+SCORE_BAR = 1.2  # height of the largest score's bar
+WEIGHT_BAR = 1.2  # height of a weight of 1
 
 
 def bars(values, unit: float, colour) -> VGroup:
@@ -204,9 +205,9 @@ class ReadGaps(LessonScene):
             (vector_text(gaps), palette.TEXT, bars(gaps, unit, lambda v: palette.diverging(v * unit * shade))),
             (vector_text(weights, 2), palette.HIGHLIGHT, bars(weights, WEIGHT_BAR, palette.heat)),
         ]
-        row = VGroup(caption(name, BODY).move_to(LEFT * 4.6))
+        row = VGroup(caption(name, BODY).move_to(LEFT * 3.9))
         for i, (text, colour, chart) in enumerate(cells, start=1):
-            numbers = formula(text, size=FORMULA, color=colour).move_to(RIGHT * (-4.6 + 3.2 * i))
+            numbers = formula(text, size=FORMULA, color=colour).move_to(RIGHT * (-3.9 + 2.6 * i))
             chart.shift(numbers.get_center() * RIGHT + (numbers.get_top()[1] + depth + 0.25) * UP)
             row.add(VGroup(numbers, chart))
         top = row[1][1][
@@ -221,7 +222,7 @@ class ReadGaps(LessonScene):
         """With two keys the top weight is 1 / (1 + e^−gap)."""
         return VGroup(
             caption("two keys: the top weight is", BODY, palette.MUTED),
-            notation(formula(r"\frac{1}{1 + e^{-\mathrm{gap}}}", size=FORMULA)),
+            notation(formula(r"\frac{1}{1 + e^{-\mathrm{gap}}}", size=DISPLAY)),
         ).arrange(RIGHT, buff=0.3)
 
 
