@@ -15,7 +15,6 @@ from manim import (
     DashedLine,
     FadeIn,
     Indicate,
-    LaggedStart,
     Line,
     Mobject,
     Rectangle,
@@ -236,16 +235,14 @@ class CorrectGradientClaim(LessonScene):
         rows = self.gradient_bars(demo)
         verdict = caption("large scores make the gradient vanish, not explode", PROMINENT, palette.TEXT)
         fit_width(verdict, 12)
-        given = caption(f"the scores of the last clip: {vector_text(demo.scores, 2)}", LABEL, palette.MUTED)
+        given = caption(f"the scores we just made larger: {vector_text(demo.scores, 2)}", LABEL, palette.MUTED)
         meaning = caption(
             "gradient size: how much the weights move when the scores move a little", LABEL, palette.MUTED
         )
         figure = VGroup(claim, VGroup(given, rows, meaning).arrange(DOWN, buff=0.35), verdict).arrange(DOWN, buff=0.5)
         fit_content(figure, width=13.0)  # clear of the edges
         self.narrate("You may read that the scaling prevents exploding gradients. Check it against the numbers.")
-        self.play(FadeIn(claim))
-        names = LaggedStart(*(FadeIn(row[0]) for row in rows), lag_ratio=0.3)
-        self.on_words("Check it", FadeIn(given), names)  # which scores, and how much each is multiplied up
+        self.play(FadeIn(claim), FadeIn(given), *(FadeIn(row[0]) for row in rows))  # the check's rows, from the start
         said = self.narrate("As the same scores grow, the size of softmax's gradient shrinks toward zero.")
         self.play(FadeIn(meaning), run_time=0.6)
         for row in rows:  # one play a row: a row already in is not drawn again in every frame of the others

@@ -77,7 +77,7 @@ class MaskFuture(LessonScene):
         we = self.values.worked_example
         m, tokens = we.variants.masked, we.tokens
         self.show_title()
-        self.encoder_and_decoder()
+        stacks = self.encoder_and_decoder()
         scores = LabelledMatrix(
             m.scaled_scores,
             row_labels=tokens,
@@ -94,7 +94,9 @@ class MaskFuture(LessonScene):
         )
         below_title(heat).to_edge(RIGHT, buff=0.6)
         left, right = -config.frame_width / 2 + 0.5, heat.get_left()[0] - 0.6  # the scores' column, and its notes'
-        note = self.column_note(("weights above the diagonal: exactly 0", "each row still sums to 1"), left, right)
+        note = self.column_note(
+            ("so the weights (right) above the diagonal", "are exactly 0; each row still sums to 1"), left, right
+        )
         training = self.column_note(
             ("in training: every row at once,", "none sees the word it must predict"), left, right
         )
@@ -103,7 +105,7 @@ class MaskFuture(LessonScene):
         self.narrate(
             "A decoder writes one word at a time, so while it reads a word it must not see the words after it."
         )
-        self.play(FadeIn(scores))
+        self.play(FadeOut(stacks), FadeIn(scores))  # the stacks give way to the block's scores: no empty frame
         hidden = [(i, j) for i in range(len(tokens)) for j in range(len(tokens)) if not m.visible[i, j]]
         hidden = [(i, j) for i, j in hidden if scores.is_shown(i, j)]  # a long sentence's matrix is abbreviated
         minus = [caption("−∞", scores.number_size(), palette.MUTED).move_to(scores.get_entry(i, j)) for i, j in hidden]
@@ -146,7 +148,7 @@ class MaskFuture(LessonScene):
         note = VGroup(*(caption(line, LABEL, palette.MUTED) for line in lines)).arrange(DOWN, buff=0.12)
         return caption_band(fit_width(note, right - left)).set_x((left + right) / 2)
 
-    def encoder_and_decoder(self) -> None:
+    def encoder_and_decoder(self) -> VGroup:
         """The two stacks of a translating Transformer: what the lesson built is the encoder's; the decoder's two."""
         figure = encoder_and_decoder_figure()
         encoder, decoder = figure[0]
@@ -159,7 +161,8 @@ class MaskFuture(LessonScene):
         )
         self.play(LaggedStart(*(FadeIn(b) for b in decoder[1]), lag_ratio=0.4), GrowArrow(figure[1]))
         self.narrate("First, the mask.")
-        self.play(FadeOut(figure))
+        self.play(decoder[1][0].animate.highlight(palette.HIGHLIGHT))  # the block this half of the scene is about
+        return figure
 
 
 def encoder_and_decoder_figure() -> VGroup:
