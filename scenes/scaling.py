@@ -120,6 +120,7 @@ class ExplodeDotProducts(LessonScene):
         )
         self.play(
             bars.animate.set_fill(opacity=0.2),
+            largest.animate.set_opacity(0.3),  # a raw score: dimmed with the raw bars
             FadeOut(numbers),
             FadeTransform(axis_name, renamed),  # the bars now measure the scaled scores
             LaggedStart(*(GrowFromEdge(b, DOWN) for b in tamed), lag_ratio=0.2),
