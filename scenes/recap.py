@@ -44,6 +44,7 @@ def shape(*dims: int) -> str:
     return r" \times ".join(fmt_int(d) for d in dims)
 
 
+UNREAD = 0.3  # opacity of a step not yet explained
 LEGEND_WIDTH = 13.0  # the sentence and the sizes on one line, inside the safe area
 
 
@@ -57,7 +58,6 @@ class RecapSteps(LessonScene):
         title = self.show_title()
         legend = self.legend(we.tokens, T, d_model, d_k).next_to(title, DOWN, buff=0.3)
         self.narrate("Seven steps turn the input into context-aware vectors. Follow the shapes of our example.")
-        self.play(FadeIn(legend), run_time=0.8)
         steps = [
             ("Input embeddings", r"X", shape(T, d_model), "Each token enters as a row of X."),
             (
@@ -90,10 +90,11 @@ class RecapSteps(LessonScene):
             gap = ROW_GAP - overflow / (len(rows) - 1)
             rows.arrange(DOWN, buff=gap, aligned_edge=LEFT).next_to(legend, DOWN, buff=0.5)
         self.align_columns(rows)
+        self.play(FadeIn(legend), FadeIn(rows.set_opacity(UNREAD)), run_time=0.8)  # all seven, each lit when read
         for row, (*_, line) in zip(rows, steps, strict=True):
             self.narrate(line)
-            self.play(FadeIn(row, shift=0.2 * RIGHT), run_time=0.8)
-        box = SurroundingRectangle(rows, color=palette.MUTED, buff=BOX_BUFF)
+            self.play(row.animate.set_opacity(1), run_time=0.8)
+        box = SurroundingRectangle(rows[1:6], color=palette.MUTED, buff=BOX_BUFF)  # steps 2–6: one head
         layer = VGroup(
             formula(r"\text{head} = \mathrm{softmax}\!\left(\frac{QK^{T}}{\sqrt{d_k}}\right) V", size=FORMULA),
             formula(r"\text{output} = \mathrm{concat}(\text{heads})\, W_{O}", size=FORMULA),

@@ -12,6 +12,7 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    Arrow,
     Create,
     FadeIn,
     FadeOut,
@@ -228,13 +229,13 @@ class AttendAcross(LessonScene):
             RIGHT, buff=0.5
         )
         enc = _wrapped(encoder, palette.TEXT, 1.3 * boxes.width).next_to(boxes, DOWN, buff=0.9)
-        arrows = [connect(enc, boxes[1]), connect(enc, boxes[2])]
+        arrows = [connect(enc, boxes[1], vertical=True), connect(enc, boxes[2], vertical=True)]
         rows = VGroup(enc)
         if decoder is None:
-            arrows.insert(0, connect(enc, boxes[0]))
+            arrows.insert(0, connect(enc, boxes[0], vertical=True))
         else:
             dec = _wrapped(decoder, palette.QUERY, 1.3 * boxes.width).next_to(boxes, UP, buff=0.7)
-            arrows.insert(0, connect(dec, boxes[0]))
+            arrows.insert(0, connect(dec, boxes[0], vertical=True))
             rows.add(dec)
         heading = caption(name, LEAD).next_to(VGroup(boxes, rows), UP, buff=0.3)
         return VGroup(heading, rows, boxes, VGroup(*arrows))
@@ -303,7 +304,14 @@ class ShuffleTokens(LessonScene):
         self.narrate("Now reverse the words and run attention again.")
         self.play(FadeIn(after))
         pairs = [(before.get_row(old), after.get_row_label(new)) for new, old in enumerate(s.order)]
-        arrows = VGroup(*(connect(a, b, palette.MUTED) for a, b in pairs if len(a) and b is not None))  # rows drawn
+        edge = before.get_brackets().get_right()[0] + 0.15  # from outside the bracket, not through the digits
+        arrows = VGroup(
+            *(
+                Arrow([edge, row.get_y(), 0], label.get_left(), buff=0.12, color=palette.MUTED, stroke_width=4)
+                for row, label in pairs
+                if len(row) and label is not None  # rows drawn in both
+            )
+        )
         self.narrate("Every word gets exactly the same output as before: only its place has moved.")
         self.play(LaggedStart(*map(GrowArrow, arrows), lag_ratio=0.2))
         verdict = VGroup(

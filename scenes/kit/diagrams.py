@@ -56,10 +56,13 @@ class LabelBox(VGroup):
         return self
 
 
-def connect(start: Mobject, end: Mobject, color: ManimColor = palette.MUTED, buff: float = 0.04) -> Arrow:
-    """An arrow between facing edges of ``start`` and ``end`` (top/bottom or right/left, whichever face)."""
+def connect(
+    start: Mobject, end: Mobject, color: ManimColor = palette.MUTED, buff: float = 0.04, vertical: bool = False
+) -> Arrow:
+    """An arrow between facing edges of ``start`` and ``end`` (top/bottom or right/left, whichever face; always
+    top/bottom when ``vertical``: a wide row above or below a box is left by its middle, not through a word)."""
     dx, dy = (end.get_center() - start.get_center())[:2]
-    if abs(dy) >= abs(dx):
+    if vertical or abs(dy) >= abs(dx):
         ends = (start.get_top(), end.get_bottom()) if dy > 0 else (start.get_bottom(), end.get_top())
     else:
         ends = (start.get_right(), end.get_left()) if dx > 0 else (start.get_left(), end.get_right())
