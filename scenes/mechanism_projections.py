@@ -140,7 +140,7 @@ class SeparateRoles(LessonScene):
         return (("W_{Q}", palette.QUERY), ("W_{K}", palette.KEY), ("W_{V}", palette.VALUE))
 
 
-BOX_HEIGHT = 0.9  # the vectors' boxes: large enough to carry the picture on their own in the opening
+BOX_HEIGHT = 0.8  # the vectors' boxes: large enough to carry the picture on their own in the opening
 
 
 class GeneralizeAttention(LessonScene):
@@ -156,7 +156,7 @@ class GeneralizeAttention(LessonScene):
         context = LabelBox(formula("C(i)", size=DISPLAY), color=palette.HEAT_LOW, height=BOX_HEIGHT)
         decoder = LabelBox(notation(formula("s_{i-1}", size=DISPLAY)), color=palette.MUTED, height=BOX_HEIGHT)
         VGroup(context, decoder).arrange(RIGHT, buff=1.5)
-        picture = VGroup(VGroup(context, decoder), states).arrange(DOWN, buff=1.2).next_to(heading, DOWN, buff=0.35)
+        picture = VGroup(VGroup(context, decoder), states).arrange(DOWN, buff=0.8).next_to(heading, DOWN, buff=0.3)
         context.set_x(states.get_x())
         decoder.next_to(context, RIGHT, buff=1.2)  # a visible link between them
         weights = self.converge(states, context)
@@ -165,7 +165,7 @@ class GeneralizeAttention(LessonScene):
             formula(
                 r"C(i) = \sum_{j=1}^{n} \alpha_{ij}\, e_j",
                 r",\qquad \alpha_{ij} = \mathrm{softmax}_j\, \mathrm{score}(s_{i-1}, e_j)",
-                size=READOUT,
+                size=DISPLAY,
             )
         ).next_to(picture, DOWN, buff=0.35)
 
@@ -184,7 +184,7 @@ class GeneralizeAttention(LessonScene):
             "another writes the translation, its state s."
         )
         self.play(FadeIn(heading), FadeIn(states), FadeIn(roles[0]))
-        self.on_words("another writes", FadeIn(decoder), FadeIn(roles[1]))
+        self.on_words("another writes", FadeIn(decoder), FadeIn(roles[1][0]))
         self.narrate(
             "For the word i it writes, a context vector C(i) is a weighted sum of the encoder states: "
             "αᵢⱼ is the weight it gives source word j."
@@ -196,6 +196,7 @@ class GeneralizeAttention(LessonScene):
             "and each encoder state."
         )
         self.play(Write(rule[1]))
+        self.on_words("between the decoder's state", FadeIn(roles[1][1]))  # what its scores do, once α is defined
         self.on_words(
             "each encoder", LaggedStart(*(Indicate(w, color=palette.HIGHLIGHT) for w in weights), lag_ratio=0.3)
         )
@@ -207,7 +208,7 @@ class GeneralizeAttention(LessonScene):
             formula(
                 r"z_i = \sum_{j=1}^{n} \alpha_{ij}\, x_j",
                 r",\qquad \alpha_{ij} = \mathrm{softmax}_j\, \frac{x_i \cdot x_j}{\mathrm{const}}",
-                size=READOUT,
+                size=DISPLAY,
             )
         ).move_to(rule)
         self.narrate(
@@ -239,7 +240,7 @@ class GeneralizeAttention(LessonScene):
         self.play(FadeIn(lack))
         note = formula(r"Q = XW_Q,\; K = XW_K,\; V = XW_V \;\Rightarrow", size=FORMULA)  # the learned projections
         final = attention_formula(FORMULA)
-        VGroup(note, final).arrange(RIGHT, buff=0.3).next_to(new_rule, DOWN, buff=0.3)
+        VGroup(note, final).arrange(RIGHT, buff=0.3).next_to(new_rule, DOWN, buff=0.2)
         self.narrate("Learned projections for queries, keys and values give it something to learn: the Transformer.")
         self.play(FadeOut(lack), Write(final), FadeIn(note))
         self.wait(3)

@@ -214,7 +214,7 @@ class TraceRealShift(LessonScene):
         for k in range(len(rm.sentences)):
             self.show_sentence(rm, k, zoom, table)
         alone_words = caption("the centres: cluster words read alone, no sentence", LABEL, palette.MUTED)
-        alone_words.next_to(zoom, DOWN, buff=0.3).set_x(0)
+        alone_words.next_to(table, DOWN, buff=0.5).align_to(table, LEFT)  # under the table: the plane takes the height
         self.narrate("The centres come from the cluster words read alone, without a sentence around them.")
         self.play(FadeIn(alone_words, shift=UP * 0.1))
         fallen = both_fall(rm.focus, rm.alone.cosines, [s.cosines for s in rm.sentences])
@@ -225,12 +225,12 @@ class TraceRealShift(LessonScene):
         moral = VGroup(
             caption(f"one word, “{rm.focus}”:", LABEL),
             caption("its sentence decides which meaning it is closer to", LABEL),
-        ).arrange(RIGHT, buff=0.15)
+        ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         self.narrate(
             f"The same word, moved by its context: in the model's full {rm.hidden_size}-dimensional space, "
             "the context decides which meaning it is closer to."
         )
-        moral.next_to(zoom, DOWN, buff=0.3).set_x(0)
+        moral.move_to(alone_words, aligned_edge=UP + LEFT)
         self.play(FadeOut(alone_words), FadeIn(moral[0]))
         self.on_words("the context decides", FadeIn(moral[1]))  # the claim, as it is said
         self.wait(1.0)

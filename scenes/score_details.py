@@ -44,7 +44,7 @@ from scenes.kit import (
 )
 from scenes.kit.base import speaking_time
 from scenes.kit.layout import GAP, SUBTITLE_TOP, fit_content, fit_width
-from scenes.kit.numbers import fmt, vector_text
+from scenes.kit.numbers import fmt, fmt_int, vector_text
 from scenes.kit.vectors import VectorPlane
 
 
@@ -147,7 +147,8 @@ def bars(values, unit: float, colour) -> VGroup:
         bar = Rectangle(width=0.4, height=max(abs(v) * unit, 1e-3), stroke_width=0).set_fill(colour(v), opacity=0.9)
         group.add(bar.move_to([0.6 * j, 0, 0], aligned_edge=DOWN if v >= 0 else UP))
     group.shift(group.get_x() * LEFT)  # centred on x = 0
-    zero = Line(LEFT, RIGHT, color=palette.MUTED, stroke_width=2).set_width(group.width + 0.2)
+    half = (group.width + 0.2) / 2
+    zero = Line(LEFT * half, RIGHT * half, color=palette.MUTED, stroke_width=2)
     return VGroup(zero, *group)
 
 
@@ -161,7 +162,12 @@ class ReadGaps(LessonScene):
         depth = unit * float(-sd.raw_shifted.min())
         raw = self.row("as computed", sd.raw, sd.raw_shifted, sd.softmax_raw, unit, depth)
         scaled = self.row(
-            f"÷ √dₖ = ÷ {number_text(sd.sqrt_d_k)}", sd.scaled, sd.scaled_shifted, sd.softmax_scaled, unit, depth
+            f"÷ √dₖ = ÷ √{fmt_int(sd.d_k)} = ÷ {number_text(sd.sqrt_d_k)}",
+            sd.scaled,
+            sd.scaled_shifted,
+            sd.softmax_scaled,
+            unit,
+            depth,
         )
         scaled.next_to(raw, DOWN, buff=0.5).align_to(raw, LEFT)
         heads = VGroup(
@@ -212,7 +218,8 @@ class ReadGaps(LessonScene):
         top = row[1][1][
             1 + int(np.argmax(scores))
         ]  # (after the chart's zero line)  # the top score's level: each gap is the distance down from it
-        row[1].add(DashedLine(LEFT, RIGHT, color=palette.MUTED, dash_length=0.06).set_width(row[1][1].width + 0.3))
+        half = (row[1][1].width + 0.3) / 2
+        row[1].add(DashedLine(LEFT * half, RIGHT * half, color=palette.MUTED, dash_length=0.06))
         row[1][-1].move_to([row[1][1].get_x(), top.get_top()[1], 0])
         return row
 

@@ -96,7 +96,7 @@ class MaskFuture(LessonScene):
         below_title(heat).to_edge(RIGHT, buff=0.6)
         left, right = -config.frame_width / 2 + 0.5, heat.get_left()[0] - 0.6  # the scores' column, and its notes'
         note = self.column_note(
-            ("so the weights (right) above the diagonal", "are exactly 0; each row still sums to 1"), left, right
+            ("so the weights (right) above the diagonal", "are exactly 0 (grey); each row still sums to 1"), left, right
         )
         training = self.column_note(
             ("in training: every row at once,", "none sees the word it must predict"), left, right
@@ -316,7 +316,9 @@ class ShuffleTokens(LessonScene):
         self.play(LaggedStart(*map(GrowArrow, arrows), lag_ratio=0.2))
         verdict = VGroup(
             caption("attention alone sees a set of words, not an order", LEAD),
-            caption("so Transformers add positional information to each embedding", BODY, palette.MUTED),
+            caption(
+                "so Transformers add position information: to the embeddings, or inside attention", BODY, palette.MUTED
+            ),
         ).arrange(DOWN, buff=0.15)
         fit_width(verdict, 12).next_to(VGroup(before, after), DOWN, buff=0.9)
         self.narrate(

@@ -206,7 +206,7 @@ class CombineHeads(LessonScene):
             self.play(FadeOut(braces))
             self.project(we, tokens, concat)
         else:
-            later = formula(r"\text{output} = \text{concat} \cdot W_{O}", size=FORMULA).next_to(braces, DOWN, buff=0.4)
+            later = formula(r"\text{output} = \text{concat} \cdot W_{O}", size=FORMULA).next_to(braces, DOWN, buff=0.25)
             self.narrate(
                 "A full layer then multiplies this by one more learned matrix, W_O, which mixes the heads."
                 " Our example leaves W_O out."
@@ -229,7 +229,7 @@ class CombineHeads(LessonScene):
             for n, h in enumerate(heads)
         ]
         group = VGroup(*outs).arrange(RIGHT, buff=0.5, aligned_edge=DOWN)
-        below_title(grow_within(group, 12, 4.4)).shift(DOWN * 0.2)  # room below for the braces and W_O
+        below_title(grow_within(group, 12, 4.4))  # room below for the braces and W_O
         return outs
 
     def head_glimpse(self, head: Head, tokens: list[str], n: int, rule: MathTex) -> tuple[VGroup, Heatmap, Mobject]:
