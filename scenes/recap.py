@@ -22,7 +22,6 @@ from scenes.kit import (
     CAPTION,
     FORMULA,
     LEAD,
-    PROMINENT,
     SERIF,
     TITLE,
     LessonScene,
@@ -32,7 +31,7 @@ from scenes.kit import (
     palette,
 )
 from scenes.kit.base import speaking_time
-from scenes.kit.layout import GAP, SUBTITLE_TOP, fit_width
+from scenes.kit.layout import GAP, SUBTITLE_TOP, TOP, fit_width
 from scenes.kit.numbers import fmt, fmt_int
 
 ROW_GAP = 0.42  # between the steps' rows, when the frame has room
@@ -179,6 +178,10 @@ QUIZ = [
 ]
 
 
+QUESTION = 40  # a quiz question: the clip's one line to read
+ANSWER = 30  # its answer, a few lines
+
+
 class QuizAttention(LessonScene):
     """Five questions; each answer appears after a pause to think."""
 
@@ -195,8 +198,8 @@ class QuizAttention(LessonScene):
     def ask(self, index: int, question: str, answer: str, said: str) -> VGroup:
         """Show the question, let a timer bar run out, then reveal the answer (left on screen)."""
         count = notation(caption(f"Question {index + 1} of {len(QUIZ)}", CAPTION, palette.MUTED, font=SERIF))
-        asked = caption(question, PROMINENT, font=SERIF, line_spacing=1.1)
-        card = VGroup(count, asked).arrange(DOWN, buff=0.3).move_to(UP * 1.4)
+        asked = caption(question, QUESTION, font=SERIF, line_spacing=1.1)
+        card = VGroup(count, asked).arrange(DOWN, buff=0.3)
         timer = Line(LEFT * 3, RIGHT * 3, color=palette.HEAT_LOW, stroke_width=8).next_to(card, DOWN, buff=0.4)
         colours = {
             "q": palette.QUERY.to_hex(),
@@ -205,8 +208,12 @@ class QuizAttention(LessonScene):
             "heat": palette.HEAT_HIGH.to_hex(),
         }
         lines = answer.format(**colours).split("\n")
-        reply = VGroup(*(caption(line, BODY, font=SERIF, markup=True) for line in lines))
-        reply.arrange(DOWN, aligned_edge=LEFT, buff=0.18).next_to(timer, DOWN, buff=0.5)
+        reply = VGroup(*(caption(line, ANSWER, font=SERIF, markup=True) for line in lines))
+        reply.arrange(DOWN, aligned_edge=LEFT, buff=0.2).next_to(timer, DOWN, buff=0.5)
+        fit_width(reply, 13.0)
+        whole = VGroup(card, timer, reply)  # the question and its answer, centred in the room below the title
+        whole.move_to(UP * (TOP + SUBTITLE_TOP) / 2).shift(UP * max(0.0, SUBTITLE_TOP + GAP - whole.get_bottom()[1]))
+        whole.shift(DOWN * max(0.0, whole.get_top()[1] - TOP))
         self.narrate(question.replace("\n", " ") + " Pause and think.")
         self.play(FadeIn(card, shift=0.2 * DOWN), FadeIn(timer), run_time=0.8)
         self.finish_narration()
