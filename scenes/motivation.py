@@ -189,8 +189,7 @@ class ResolveAmbiguity(LessonScene):
             meaning="money, not chess",
         ).move_to(UP * 0.6)
         self.narrate('The same with "check": "cashed" and "bank" make it a cheque, not a chess move.')
-        self.play(FadeOut(VGroup(word, senses, fork, money, water)))
-        self.play(FadeIn(check[0]))
+        self.play(FadeOut(VGroup(question, money, water)), FadeIn(check[0]))  # a crossfade: no empty frame
         self.play(LaggedStart(*(Create(arc) for arc in check[1]), FadeIn(check[2]), lag_ratio=0.5))
 
         lesson = caption(
