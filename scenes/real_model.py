@@ -376,7 +376,9 @@ class TraceRealShift(LessonScene):
         sentence, zoomed, alone = rm.sentences[k], zoom[0], zoom[2]
         color = cluster_color(sentence.nearest)
         target = zoomed.c2p(*self.point_of(sentence))
-        moved = mark(target, self.tag(k), color, self.obstacles, away=target - alone.dot.get_center())  # past the tip
+        step = target - alone.dot.get_center()
+        side = np.array([-step[1], step[0], 0.0])  # beside the tip, off the line: a later move may run along it
+        moved = mark(target, self.tag(k), color, self.obstacles, away=side)
         move = Arrow(
             alone.dot.get_center(), moved.dot.get_center(), buff=0.06, color=color, stroke_width=3, tip_length=0.15
         )

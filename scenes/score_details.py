@@ -136,8 +136,8 @@ class MirrorScores(LessonScene):
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
 
 
-SCORE_BAR = 1.2  # height of the largest score's bar
-WEIGHT_BAR = 1.2  # height of a weight of 1
+SCORE_BAR = 1.0  # height of the largest score's bar
+WEIGHT_BAR = 1.0  # height of a weight of 1
 
 
 def bars(values, unit: float, colour) -> VGroup:
@@ -169,7 +169,7 @@ class ReadGaps(LessonScene):
             unit,
             depth,
         )
-        scaled.next_to(raw, DOWN, buff=0.5).align_to(raw, LEFT)
+        scaled.shift((raw.get_bottom()[1] - 0.5 - scaled.get_top()[1]) * UP)  # below, its columns under the first row's
         heads = VGroup(
             caption("scores", CAPTION, palette.MUTED),
             caption("minus the top score", CAPTION, palette.MUTED),
@@ -177,13 +177,16 @@ class ReadGaps(LessonScene):
         )
         for head, cell in zip(heads, raw[1:], strict=True):  # on one line, above the tallest chart
             head.move_to([cell.get_x(), max(c.get_top()[1] for c in raw[1:]) + 0.3, 0])
-        figure = VGroup(heads, raw, scaled)
+        source = caption(  # not the worked example: the scaling example's own query and keys
+            f"the scaling example: one query, {fmt_int(len(sd.raw))} keys, dₖ = {fmt_int(sd.d_k)}", LABEL, palette.MUTED
+        ).next_to(heads, UP, buff=0.35)
+        figure = VGroup(source, heads, raw, scaled)
         rule = self.two_keys_rule() if len(sd.raw) == 2 else VGroup()
         if len(rule):
-            figure.add(rule.next_to(scaled, DOWN, buff=0.6))
+            figure.add(rule.next_to(scaled, DOWN, buff=0.45))
         fit_content(figure, width=13.0)
         self.narrate(f"Take the scores {vector_text(sd.raw)}. Softmax only sees how far each sits below the top.")
-        self.play(FadeIn(heads[0]), FadeIn(raw[:2]))  # the scores, and the top one's level dashed across
+        self.play(FadeIn(source), FadeIn(heads[0]), FadeIn(raw[:2]))  # the scores, the top one's level dashed
         self.narrate(
             f"Subtract the top score: {vector_text(sd.raw_shifted)} gives the same weights as "
             f"{vector_text(sd.raw)}, {vector_text(sd.softmax_raw)}."
