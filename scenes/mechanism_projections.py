@@ -172,8 +172,8 @@ class GeneralizeAttention(LessonScene):
         roles = VGroup(
             caption("encoder states: the source sentence, read by one RNN", LABEL, palette.MUTED, font=SERIF),
             VGroup(  # the decoder state is not summed into C(i): it scores the encoder states
-                caption("decoder state:", LABEL, palette.MUTED, font=SERIF),
-                caption("its scores set the α", LABEL, palette.MUTED, font=SERIF),
+                caption("decoder state", LABEL, palette.MUTED, font=SERIF),
+                caption("(its scores set the α)", LABEL, palette.MUTED, font=SERIF),
             ).arrange(DOWN, aligned_edge=LEFT, buff=0.08),
         )
         roles[0].next_to(states, DOWN, buff=0.15)
@@ -241,7 +241,10 @@ class GeneralizeAttention(LessonScene):
         note = formula(r"Q = XW_Q,\; K = XW_K,\; V = XW_V \;\Rightarrow", size=FORMULA)  # the learned projections
         final = attention_formula(FORMULA)
         VGroup(note, final).arrange(RIGHT, buff=0.3).next_to(new_rule, DOWN, buff=0.2)
-        self.narrate("Learned projections for queries, keys and values give it something to learn: the Transformer.")
+        self.narrate(
+            "Learned projections for queries, keys and values give it something to learn: the Transformer. "
+            "Its constant is √d_k: the scaling chapter shows why."
+        )
         self.play(FadeOut(lack), Write(final), FadeIn(note))
         self.wait(3)
 

@@ -94,9 +94,10 @@ class RecapSteps(LessonScene):
             self.narrate(line)
             self.play(row.animate.set_opacity(1), run_time=0.8)
         box = SurroundingRectangle(rows[1:6], color=palette.MUTED, buff=BOX_BUFF)  # steps 2–6: one head
+        whose = "" if we.W_O is not None else "full layer: "  # our example's row 7 has no W_O: say whose it is
         layer = VGroup(
             formula(r"\text{head} = \mathrm{softmax}\!\left(\frac{QK^{T}}{\sqrt{d_k}}\right) V", size=FORMULA),
-            formula(r"\text{output} = \mathrm{concat}(\text{heads})\, W_{O}", size=FORMULA),
+            formula(rf"\text{{{whose}output}} = \mathrm{{concat}}(\text{{heads}})\, W_{{O}}", size=FORMULA),
         ).arrange(RIGHT, buff=1.0)
         fit_width(layer, 12).move_to(legend).set_x(0)  # in the legend's place: the shapes are read by now
         self.narrate("Softmax of Q K transposed over root d k, times V: that is one head.")
@@ -205,7 +206,7 @@ class QuizAttention(LessonScene):
             "q": palette.QUERY.to_hex(),
             "k": palette.KEY.to_hex(),
             "v": palette.VALUE.to_hex(),
-            "heat": palette.HEAT_HIGH.to_hex(),
+            "heat": palette.HIGHLIGHT.to_hex(),  # the answer's key term (red would read as wrong)
         }
         lines = answer.format(**colours).split("\n")
         reply = VGroup(*(caption(line, ANSWER, font=SERIF, markup=True) for line in lines))

@@ -245,6 +245,7 @@ class AttendAcross(LessonScene):
         cross = we.variants.cross
         assert cross is not None
         heat = Heatmap(cross.weights, cross.decoder_tokens, we.tokens, cell=token_cell(len(we.tokens)), caption=True)
+        heat.row_labels.set_color(palette.QUERY)  # rows are the decoder's words: its queries, blue as in the diagram
         below_title(heat).to_edge(LEFT, buff=1.4).shift(DOWN * 0.6)
         self.narrate("The weights form a grid with one row per decoder word and one column per encoder word.")
         self.play(FadeOut(old), pair.animate.become(corner))  # cross-attention's sources stay, beside its weights

@@ -206,7 +206,8 @@ class CombineHeads(LessonScene):
             self.play(FadeOut(braces))
             self.project(we, tokens, concat)
         else:
-            later = formula(r"\text{output} = \text{concat} \cdot W_{O}", size=FORMULA).next_to(braces, DOWN, buff=0.25)
+            later = formula(r"\text{full layer: output} = \text{concat} \cdot W_{O}", size=FORMULA)  # not ours
+            later.next_to(braces, DOWN, buff=0.25)
             self.narrate(
                 "A full layer then multiplies this by one more learned matrix, W_O, which mixes the heads."
                 " Our example leaves W_O out."
