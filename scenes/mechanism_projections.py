@@ -241,12 +241,15 @@ class GeneralizeAttention(LessonScene):
         note = formula(r"Q = XW_Q,\; K = XW_K,\; V = XW_V \;\Rightarrow", size=FORMULA)  # the learned projections
         final = attention_formula(FORMULA)
         VGroup(note, final).arrange(RIGHT, buff=0.3).next_to(new_rule, DOWN, buff=0.2)
-        self.narrate(
-            "Learned projections for queries, keys and values give it something to learn: the Transformer. "
-            "Its constant is √d_k: the scaling chapter shows why."
-        )
+        self.narrate("Learned projections for queries, keys and values give it something to learn: the Transformer.")
         self.play(FadeOut(lack), Write(final), FadeIn(note))
-        self.wait(3)
+        self.narrate("Its constant is √d_k: the scaling chapter shows why.")
+        bar = max(final[0], key=lambda g: g.width / max(g.height, 1e-3))  # the fraction bar; under it, √d_k
+        below = [
+            g for g in final[0] if g.get_y() < bar.get_y() and bar.get_left()[0] <= g.get_x() <= bar.get_right()[0]
+        ]
+        self.on_words("constant", Create(SurroundingRectangle(VGroup(*below), color=palette.HIGHLIGHT, buff=0.05)))
+        self.wait(2)
 
     @staticmethod
     def sequence(symbol: str, index: str = "i") -> VGroup:
