@@ -119,13 +119,12 @@ class MaskFuture(LessonScene):
         )
         self.narrate("Softmax then shares each row among the words up to that one only.")
         self.play(FadeIn(heat.get_labels()), FadeIn(heat.get_caption()))
-        self.play(LaggedStart(*(heat.fill_row(i) for i in range(len(tokens))), lag_ratio=0.3, run_time=2.0))
         n = len(tokens)
-        hidden = [(i, j) for i in range(n) for j in range(i + 1, n)]  # masked: no weight at all, not a small one
-        self.play(
-            *(heat.get_cell(i, j).animate.set_fill(palette.MASKED) for i, j in hidden),
-            *(heat.get_row_digits(i)[j].animate.set_color(palette.MUTED) for i, j in hidden if len(heat.get_digits())),
-        )
+        for i, j in zip(*np.triu_indices(n, 1), strict=True):  # masked: no weight at all, not a small one
+            heat.get_cell(i, j).set_fill(palette.MASKED)  # grey as it fills in, not a weight's colour first
+            if len(heat.get_digits()):
+                heat.get_row_digits(i)[j].set_color(palette.MUTED)
+        self.play(LaggedStart(*(heat.fill_row(i) for i in range(n)), lag_ratio=0.3, run_time=2.0))
         self.play(FadeIn(note))
         first, last = _frame(heat.get_row(0), palette.HIGHLIGHT), _frame(heat.get_row(n - 1), palette.HIGHLIGHT)
         self.narrate(
