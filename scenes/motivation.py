@@ -46,6 +46,7 @@ from scenes.kit import (
 from scenes.kit.charts import cell_grid
 from scenes.kit.diagrams import Card, LabelBox, Sentence, arc_between, connect, stack
 from scenes.kit.layout import GAP, SUBTITLE_TOP, TOP, caption_band, fit_content
+from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt, fmt_int
 
 COLUMN_SPAN = 12.4  # width over which a sentence's tokens are spread, one column each
@@ -189,7 +190,7 @@ class ResolveAmbiguity(LessonScene):
             meaning="money, not chess",
         ).move_to(UP * 0.6)
         self.narrate('The same with "check": "cashed" and "bank" make it a cheque, not a chess move.')
-        self.play(FadeOut(VGroup(question, money, water)), FadeIn(check[0]))  # a crossfade: no empty frame
+        self.play(give_way(VGroup(question, money, water), FadeIn(check[0])))
         self.play(LaggedStart(*(Create(arc) for arc in check[1]), FadeIn(check[2]), lag_ratio=0.5))
 
         lesson = caption(

@@ -52,6 +52,7 @@ from scenes.kit.layout import (
     fit_width,
     grow_within,
 )
+from scenes.kit.motion import give_way
 from scenes.kit.text import formula
 
 
@@ -106,7 +107,7 @@ class MaskFuture(LessonScene):
         self.narrate(
             "A decoder writes one word at a time, so while it reads a word it must not see the words after it."
         )
-        self.play(FadeOut(stacks), FadeIn(scores))  # the stacks give way to the block's scores: no empty frame
+        self.play(give_way(stacks, FadeIn(scores)))  # the stacks give way to the block's scores
         hidden = [(i, j) for i in range(len(tokens)) for j in range(len(tokens)) if not m.visible[i, j]]
         hidden = [(i, j) for i, j in hidden if scores.is_shown(i, j)]  # a long sentence's matrix is abbreviated
         minus = [caption("−∞", scores.number_size(), palette.MUTED).move_to(scores.get_entry(i, j)) for i, j in hidden]

@@ -59,6 +59,7 @@ from scenes.kit.layout import (
     matrix_font,
     token_matrix,
 )
+from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt
 
 
@@ -182,7 +183,7 @@ class CombineHeads(LessonScene):
             self.play(*([] if n == 1 else [FadeIn(own)]), FadeIn(name), FadeIn(weights), run_time=0.8)
             pair = self.beside_head_1(heads, tokens, n)  # "differently": than head 1, shown beside it
             leaving = VGroup(own, name, weights, *([rule] if n == 1 else []))  # the rule, once: gone, it stays gone
-            self.on_words("differently", FadeOut(leaving), FadeIn(pair), run_time=0.8)
+            self.on_words("differently", give_way(leaving, FadeIn(pair)), run_time=0.9)
             self.finish_narration()
             self.wait(READ_HOLD)
             leaving = VGroup(pair)
@@ -192,7 +193,7 @@ class CombineHeads(LessonScene):
         if not glimpses:  # one head: the rule is still up
             leaving = VGroup(rule)
         # the last picture gives way as the outputs come: no empty frame between them
-        self.play(FadeOut(leaving), LaggedStart(*(FadeIn(o) for o in outputs), lag_ratio=0.3))
+        self.play(give_way(leaving, LaggedStart(*(FadeIn(o) for o in outputs), lag_ratio=0.3)))
         self.wait(1)
         concat = self.concat_matrix(we, tokens)
         concat.scale(outputs[0].brackets.height / concat.brackets.height).move_to(VGroup(*outputs))  # same cells

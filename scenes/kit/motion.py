@@ -16,8 +16,10 @@ from manim import (
     Create,
     DrawBorderThenFill,
     FadeIn,
+    FadeOut,
     GrowFromCenter,
     GrowFromPoint,
+    LaggedStart,
     Mobject,
     Transform,
 )
@@ -61,3 +63,12 @@ def _animated(args: Iterable[Any]) -> list[Mobject]:
         elif isinstance(getattr(arg, "mobject", None), Mobject):
             out.append(arg.mobject)
     return out
+
+
+HANDOVER = 0.6  # share of the outgoing fade done before the next picture starts to come in
+
+
+def give_way(leaving: Mobject, *arriving: Animation) -> Animation:
+    """The picture on screen fades out and the next comes in as it goes: never an empty frame between them, and
+    never both at full strength (text printed on text)."""
+    return LaggedStart(FadeOut(leaving), AnimationGroup(*arriving), lag_ratio=HANDOVER)

@@ -10,6 +10,7 @@ from manim import Circle, Create, FadeIn, Scene, Square, Wait, tempconfig
 
 from scenes.kit.base import PAUSE, READ_HOLD, LessonScene
 from scenes.kit.matrices import LabelledMatrix
+from scenes.kit.motion import give_way
 from scenes.probe import dry_run_config
 
 
@@ -144,3 +145,12 @@ def test_the_fill_is_a_median_over_time_not_the_widest_moment() -> None:
     quarter = (0.0, 0.0, width / 2, height / 2)
     frames = [Frame(0, 1, False, full), Frame(1, 4, True, quarter), Frame(4, 5, False, None)]
     assert fill_over_time(frames) == pytest.approx(0.25, abs=0.01)  # 3 of 5 seconds at a quarter
+
+
+def test_a_picture_gives_way_to_the_next_without_an_empty_frame_or_both_at_full_strength() -> None:
+    handover = give_way(Square(), FadeIn(Circle()))
+    handover.begin()
+    (out_start, out_end), (in_start, in_end) = ((t["start"], t["end"]) for t in handover.anims_with_timings)
+    assert out_start == 0 and in_end == handover.max_end_time
+    assert out_start < in_start < out_end  # it comes in while the old one is still going: no empty frame
+    assert in_start >= 0.5 * out_end  # and not before the old one is at least half gone
