@@ -218,12 +218,15 @@ class ReadGaps(LessonScene):
             numbers = formula(text, size=FORMULA, color=colour).move_to(RIGHT * (-3.9 + 2.6 * i))
             chart.shift(numbers.get_center() * RIGHT + (numbers.get_top()[1] + depth + 0.25) * UP)
             row.add(VGroup(numbers, chart))
-        top = row[1][1][
-            1 + int(np.argmax(scores))
-        ]  # (after the chart's zero line)  # the top score's level: each gap is the distance down from it
+        chart = row[1][1]  # the scores' bars, after the chart's zero line
+        top, low = chart[1 + int(np.argmax(scores))], chart[1 + int(np.argmin(scores))]
         half = (row[1][1].width + 0.3) / 2
         row[1].add(DashedLine(LEFT * half, RIGHT * half, color=palette.MUTED, dash_length=0.06))
-        row[1][-1].move_to([row[1][1].get_x(), top.get_top()[1], 0])
+        row[1][-1].move_to([row[1][1].get_x(), top.get_top()[1], 0])  # the top score's level
+        x = chart.get_right()[0] + 0.12  # the largest gap, from that level down to the lowest score
+        below = palette.diverging(-1.0)  # a gap's colour: the negative end of the scores' scale
+        gap = Line([x, top.get_top()[1], 0], [x, low.get_top()[1], 0], color=below, stroke_width=3)
+        row[1].add(gap, caption("gap", LABEL, below).next_to(gap, RIGHT, buff=0.08))
         return row
 
     @staticmethod
