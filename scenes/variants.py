@@ -54,6 +54,7 @@ from scenes.kit.layout import (
 )
 from scenes.kit.motion import give_way
 from scenes.kit.text import formula
+from scenes.kit.tokens import baseline
 
 
 def _stack(name: str, blocks: tuple[str, ...], note: str, color) -> VGroup:
@@ -184,7 +185,13 @@ def _wrapped(tokens: list[str], color, width: float) -> VGroup:
         if lines[-1] and TokenRow([*lines[-1], token], font_size=24).width > width:
             lines.append([])
         lines[-1].append(token)
-    return VGroup(*(TokenRow(line, font_size=24, color=color) for line in lines)).arrange(DOWN, buff=0.15)
+    rows = VGroup(*(TokenRow(line, font_size=24, color=color) for line in lines))
+    for k, row in enumerate(rows):  # baselines evenly apart: a line without descenders does not ride closer
+        row.shift((-LINE_PITCH * k - min(baseline(t) for t in row)) * UP)
+    return rows
+
+
+LINE_PITCH = 0.42  # baseline to baseline of a wrapped sentence at size 24
 
 
 OPENING = 1.5  # the two source diagrams' scale while they are the whole picture
