@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from manim import Animation, AnimationGroup, Mobject, VMobject, Wait, config
+from manim import Animation, Mobject, VMobject, Wait, config
 
 from scenes.kit import layout
+from scenes.kit.motion import flattened
 
 Box = tuple[float, float, float, float]  # left, bottom, right, top
 
@@ -91,21 +92,11 @@ def flashes(scene: Any, args: Sequence[Any]) -> tuple[str, ...]:
     screen. manim adds such a mobject back for the animation, so what was gone flashes up and fades again."""
     on_screen = {id(m) for m in scene.get_mobject_family_members()}
     found = []
-    for animation in _animations(args):
+    for animation in (a for a in flattened(args) if isinstance(a, Animation)):
         gone = [m for m in _visible(animation.mobject) if id(m) not in on_screen]
         if animation.remover and gone:
             found.append(f"{type(animation).__name__} of {len(gone)} absent {type(gone[0]).__name__}")
     return tuple(found)
-
-
-def _animations(items: Sequence[Any]) -> list[Animation]:
-    out = []
-    for item in items:
-        if isinstance(item, AnimationGroup):
-            out += _animations(item.animations)
-        elif isinstance(item, Animation):
-            out.append(item)
-    return out
 
 
 def after(

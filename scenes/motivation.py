@@ -45,7 +45,7 @@ from scenes.kit import (
 )
 from scenes.kit.charts import cell_grid
 from scenes.kit.diagrams import Card, LabelBox, Sentence, arc_between, connect, stack
-from scenes.kit.layout import GAP, SUBTITLE_TOP, TOP, caption_band, fit_content
+from scenes.kit.layout import GAP, SUBTITLE_TOP, caption_band, fit_content, to_middle
 from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt, fmt_int
 
@@ -234,26 +234,25 @@ class FadeRecurrentSignal(LessonScene):
         legend.move_to([tokens[0].get_x(), baseline_y + full / 2, 0])
         chain = VGroup(tokens, cells, links)  # as low as the tallest bar allows, once the bars come
         chain.shift((baseline_y + full + 0.8 - chain.get_bottom()[1]) * UP)
-        opening = chain.get_center()[1] - (TOP + SUBTITLE_TOP) / 2  # until then it is the picture: in the middle
-        chain.shift(DOWN * opening)
+        opening = to_middle(chain)  # until then it is the whole picture
         self.play(FadeIn(tokens), FadeIn(cells))
 
-        bars, numbers, grown = VGroup(), VGroup(), VGroup()
+        bars, numbers = VGroup(), VGroup()
         for i, strength in enumerate(rnn.signal):
-            if i == 1 and rnn.source >= 1:  # the first memory passed on, while the first sentence says so
+            said = i == 1 and rnn.source >= 1  # the first memory passed on, while the first sentence says so
+            if said:
                 self.on_words("passing a memory", GrowArrow(links[0]))
-                grown.add(links[0])
             if i == rnn.source:
                 self.narrate(
                     'It reads "keys", the subject. In this illustration each step keeps only part of its signal.'
                 )
-                waiting = [link for link in links if link not in grown]  # not on screen: moved without a play
-                VGroup(*waiting).shift(UP * opening)
-                self.play(VGroup(tokens, cells, grown).animate.shift(UP * opening), run_time=0.6)  # room for bars
+                shown = self.get_mobject_family_members()
+                VGroup(*(link for link in links if link not in shown)).shift(UP * opening)  # not drawn yet: no play
+                up = VGroup(tokens, cells, *(link for link in links if link in shown))
+                self.play(up.animate.shift(UP * opening), run_time=0.6)  # room for the bars
             animations = [cells[i].animate.highlight(palette.MUTED, 0.3)]
-            if i > 1 or (i == 1 and rnn.source < 1):
+            if i and not said:
                 animations.append(GrowArrow(links[i - 1]))
-                grown.add(links[i - 1])
             if i >= rnn.source:
                 bar = Rectangle(width=0.7, height=max(full * strength, 0.01), stroke_width=0)
                 bar.set_fill(palette.heat(strength), opacity=0.9).move_to([tokens[i].get_x(), baseline_y, 0], DOWN)
@@ -353,8 +352,7 @@ class CompareParallelism(LessonScene):
         ).next_to(cells, DOWN, buff=0.3)
         self.narrate("An RNN processes tokens one by one: each step must wait for the one before.")
         rnn_picture = VGroup(tokens, cells, links, sequential)
-        opening = rnn_picture.get_center()[1] - (TOP + SUBTITLE_TOP) / 2  # alone, it is the picture: in the middle
-        rnn_picture.shift(DOWN * opening)
+        opening = to_middle(rnn_picture)  # alone, it is the whole picture
         self.play(FadeIn(tokens), FadeIn(cells))
         for i, cell in enumerate(cells):
             links_in = [GrowArrow(links[i - 1])] if i else []

@@ -31,7 +31,7 @@ from scenes.kit import (
     palette,
 )
 from scenes.kit.base import speaking_time
-from scenes.kit.layout import GAP, SUBTITLE_TOP, TOP, fit_width
+from scenes.kit.layout import GAP, MIDDLE, SUBTITLE_TOP, TOP, fit_width
 from scenes.kit.numbers import fmt, fmt_int
 
 ROW_GAP = 0.42  # between the steps' rows, when the frame has room
@@ -213,7 +213,7 @@ class QuizAttention(LessonScene):
         reply.arrange(DOWN, aligned_edge=LEFT, buff=0.2).next_to(timer, DOWN, buff=0.5)
         fit_width(reply, 13.0)
         whole = VGroup(card, timer, reply)  # the question and its answer, centred in the room below the title
-        whole.move_to(UP * (TOP + SUBTITLE_TOP) / 2).shift(UP * max(0.0, SUBTITLE_TOP + GAP - whole.get_bottom()[1]))
+        whole.move_to(UP * MIDDLE).shift(UP * max(0.0, SUBTITLE_TOP + GAP - whole.get_bottom()[1]))
         whole.shift(DOWN * max(0.0, whole.get_top()[1] - TOP))
         self.narrate(question.replace("\n", " ") + " Pause and think.")
         self.play(FadeIn(card, shift=0.2 * DOWN), FadeIn(timer), run_time=0.8)

@@ -43,6 +43,7 @@ from scenes.kit import (
     palette,
 )
 from scenes.kit.base import speaking_time
+from scenes.kit.charts import baseline
 from scenes.kit.layout import GAP, SUBTITLE_TOP, fit_content, fit_width
 from scenes.kit.numbers import fmt, fmt_int, vector_text
 from scenes.kit.vectors import VectorPlane
@@ -147,9 +148,7 @@ def bars(values, unit: float, colour) -> VGroup:
         bar = Rectangle(width=0.4, height=max(abs(v) * unit, 1e-3), stroke_width=0).set_fill(colour(v), opacity=0.9)
         group.add(bar.move_to([0.6 * j, 0, 0], aligned_edge=DOWN if v >= 0 else UP))
     group.shift(group.get_x() * LEFT)  # centred on x = 0
-    half = (group.width + 0.2) / 2
-    zero = Line(LEFT * half, RIGHT * half, color=palette.MUTED, stroke_width=2)
-    return VGroup(zero, *group)
+    return VGroup(baseline(group.width + 0.2).move_to(ORIGIN), *group)
 
 
 class ReadGaps(LessonScene):

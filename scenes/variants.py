@@ -44,6 +44,7 @@ from scenes.kit.layout import (
     GAP,
     MAX_COLS,
     MAX_ROWS,
+    MIDDLE,
     SUBTITLE_TOP,
     TOP,
     below_title,
@@ -175,7 +176,7 @@ def encoder_and_decoder_figure() -> VGroup:
     pair = VGroup(encoder, decoder).arrange(RIGHT, buff=1.4, aligned_edge=UP)
     link = connect(encoder[1][0], decoder[1][1])
     figure = grow_within(VGroup(pair, link), 12.5, 3.2)  # as large as the frame allows: it is the scene's figure
-    return figure.move_to(UP * (TOP + SUBTITLE_TOP) / 2)
+    return figure.move_to(UP * MIDDLE)
 
 
 def _wrapped(tokens: list[str], color, width: float) -> VGroup:
@@ -201,7 +202,7 @@ HALF = 6.0  # ... and their widest: a long sentence's row keeps each in its half
 def _opening(diagram: VGroup) -> VGroup:
     """A source diagram at its opening size, within its half of the frame and the content area's height."""
     diagram.scale(min(OPENING, HALF / diagram.width, (TOP - SUBTITLE_TOP - GAP) / diagram.height))
-    return diagram.set_y((TOP + SUBTITLE_TOP) / 2)
+    return diagram.set_y(MIDDLE)
 
 
 class AttendAcross(LessonScene):

@@ -22,6 +22,7 @@ MAX_COLS = 5
 TOP = 2.85  # y of the content's top edge, just below the title
 SAFE_MARGIN = 0.15  # units kept clear inside the frame's edges
 SUBTITLE_TOP = -3.1  # y of the subtitle band's top edge: players draw subtitles below it
+MIDDLE = (TOP + SUBTITLE_TOP) / 2  # y of the content area's centre
 CAPTION_TOP = -2.4  # y of the caption band's top edge (captions sit between it and the subtitle band)
 SIDE_PANEL = 2.4  # x where the side panel starts, when a scene has one
 GAP = 0.1  # between a band's edge and what sits in it
@@ -71,6 +72,14 @@ def drawn_to_fit(draw: Callable[[float], M], size: float, fits: Callable[[M], bo
         size *= 0.9
         drawing = draw(size)
     return drawing
+
+
+def to_middle(mob: Mobject) -> float:
+    """Centre ``mob`` in the content area's height, while it is the whole picture; how far it moved down (to move
+    it back up, with an animation, when what goes below it comes in)."""
+    drop = float(mob.get_y()) - MIDDLE
+    mob.shift(drop * DOWN)
+    return drop
 
 
 def fit_width(mob: Mobject, width: float) -> Mobject:

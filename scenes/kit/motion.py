@@ -52,13 +52,16 @@ def introduces_figure(args: Iterable[Any], on_screen: Sequence[Mobject]) -> bool
     return False
 
 
+def flattened(args: Iterable[Any]) -> list[Any]:
+    """The arguments of a ``play`` call with every animation group opened: the single animations (and builders)."""
+    return [leaf for arg in args for leaf in (flattened(arg.animations) if isinstance(arg, AnimationGroup) else [arg])]
+
+
 def _animated(args: Iterable[Any]) -> list[Mobject]:
     """The mobjects a ``play`` call animates (a transform's target too)."""
     out: list[Mobject] = []
-    for arg in args:
-        if isinstance(arg, AnimationGroup):
-            out += _animated(arg.animations)
-        elif isinstance(arg, Transform):
+    for arg in flattened(args):
+        if isinstance(arg, Transform):
             out += [arg.mobject, arg.target_mobject]
         elif isinstance(getattr(arg, "mobject", None), Mobject):
             out.append(arg.mobject)
