@@ -15,15 +15,18 @@ from manim import (
     RIGHT,
     UP,
     AnimationGroup,
+    Arrow,
     Brace,
     Create,
     DecimalNumber,
     FadeIn,
     FadeOut,
+    GrowArrow,
     Indicate,
     LaggedStart,
     ReplacementTransform,
     Square,
+    SurroundingRectangle,
     Transform,
     VGroup,
     Write,
@@ -32,12 +35,13 @@ from manim import (
 
 from scenes.kit import (
     BODY,
+    CELL,
+    DISPLAY,
     DISPLAY_LARGE,
     HERO,
     LABEL,
     LEAD,
     READOUT,
-    SMALL,
     TITLE,
     LabelledMatrix,
     LessonScene,
@@ -117,64 +121,123 @@ class ShowEmbeddings(LessonScene):
         self.wait(1.5)
 
 
+EVEN_ARROW = {"stroke_width": 4, "tip_length": 0.22, "max_stroke_width_to_length_ratio": 20}  # any length
+
+
 class ConfigureModel(LessonScene):
-    """Step 2: d_model and h are chosen (hyperparameters, so that the shapes fit); d_k = d_model / h is derived."""
+    """Step 2: d_model and h are chosen (hyperparameters, so that the shapes fit); d_k = d_model / h is derived.
+
+    Drawn as one token's vector (d_model cells) read whole by h heads, each writing d_k cells, and the heads'
+    cells side by side filling d_model again; the sizes' formulas build beside it."""
 
     def construct(self) -> None:
         we = self.values.worked_example
         d_model, h, d_k = we.d_model, we.h, we.d_k
+        one = h == 1
         self.show_title()
-        lines = VGroup(
-            formula(rf"d_{{\text{{model}}}} = {d_model}", size=DISPLAY_LARGE),
-            formula(rf"h = {h}", size=DISPLAY_LARGE),
-            formula(
-                rf"d_k = \frac{{d_{{\text{{model}}}}}}{{h}} = \frac{{{d_model}}}{{{h}}} = {d_k}",
-                size=DISPLAY_LARGE,
-            ),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.45)
-        notes = VGroup(
-            caption("chosen: the size of each token's vector", color=palette.MUTED),
-            caption("chosen: attention heads, running in parallel", color=palette.MUTED),
-            caption("derived: the size of each head's query, key and value", color=palette.MUTED),
+        side = min(1.1, 6.4 / (d_model + 0.8 * h))  # the heads' padding takes room too
+        vector = self.token_vector(we.tokens[0], we.X[0], side)
+        heads = self.head_boxes(h, d_k, side).next_to(vector, DOWN, buff=0.8)
+        outputs = VGroup(*(cell.copy() for box in heads for cell in box.cells)).arrange(RIGHT, buff=0)
+        outputs.next_to(heads, DOWN, buff=0.8).match_x(vector.cells)
+        again = caption(
+            f"the head's output: {d_model} numbers" if one else f"the heads side by side: {d_model} numbers again",
+            LABEL,
+            palette.MUTED,
         )
-        for line, note in zip(lines, notes, strict=True):
-            note.next_to(lines, RIGHT, buff=0.6).match_y(line)
-        sizes = VGroup(lines, notes)
-        below_title(sizes.scale(min(1.25, 13 / sizes.width))).set_x(0).shift(0.3 * DOWN)
-        narration = (
-            f"The model has width d_model = {d_model}.",
-            f"It runs h = {h} attention heads side by side: each head is a whole attention of its own.",
-            f"Each head works in d_k = d_model / h = {d_k} dimensions: with one head, d_k was the whole width.",
+        again.next_to(outputs, DOWN, buff=0.2)
+        sizes = self.size_lines(d_model, h, d_k)
+        figure = VGroup(vector, heads, outputs, again)
+        fit_content(VGroup(figure, sizes).arrange(RIGHT, buff=1.0))
+        arrows = VGroup(
+            *(
+                Arrow(vector.cells.get_bottom(), box.get_top(), buff=0.1, color=palette.MUTED, **EVEN_ARROW)
+                for box in heads
+            )
         )
-        for line, note, text in zip(lines, notes, narration, strict=True):
-            self.narrate(text)
-            self.play(Write(line), FadeIn(note), run_time=1.2)
-            self.wait(0.5)
+
+        self.narrate(f"The model has width d_model = {d_model}.")
+        self.play(FadeIn(vector), Write(sizes[0]))
         self.narrate(
-            "d_model and h are hyperparameters, chosen before training; d_model must be divisible by h.",
+            f"It runs h = {h} attention head: one whole attention."
+            if one
+            else f"It runs h = {h} attention heads side by side: each head is a whole attention of its own."
         )
-        self.play(Indicate(lines[2][0], color=palette.HIGHLIGHT))
+        self.play(LaggedStart(*(FadeIn(box.frame, box.name) for box in heads), lag_ratio=0.3), Write(sizes[1]))
         self.narrate(
-            "Each head reads all d_model numbers of a token but writes only d_k: "
+            f"Each head works in d_k = d_model / h = {d_k} dimensions: "
+            + ("with one head, d_k is the whole width." if one else "with one head, it would be the whole width.")
+        )
+        self.play(*(FadeIn(box.cells) for box in heads), FadeIn(heads[0].brace), Write(sizes[2]), run_time=1.5)
+        self.narrate("d_model and h are hyperparameters, chosen before training; d_model must be divisible by h.")
+        self.play(*(Indicate(line[0], color=palette.HIGHLIGHT) for line in sizes[:2]))
+        self.narrate(
+            "The head reads all d_model numbers of a token and writes d_k: as many as it read."
+            if one
+            else "Each head reads all d_model numbers of a token but writes only d_k: "
             "side by side, the heads' outputs fill d_model again."
         )
-        bar = self.split_bar(d_model, h, d_k)
-        what = caption("each head's output, side by side", SMALL, palette.MUTED).next_to(VGroup(*bar), UP, buff=0.2)
-        self.play(LaggedStart(*map(FadeIn, [what, *bar]), lag_ratio=0.15))
+        self.on_words("reads all", LaggedStart(*map(GrowArrow, arrows), lag_ratio=0.3), run_time=1)
+        written_cells = [cell.copy() for box in heads for cell in box.cells]
+        self.on_words(
+            "as many" if one else "side by side",
+            *(ReplacementTransform(cell, slot) for cell, slot in zip(written_cells, outputs, strict=True)),
+            FadeIn(again),
+            run_time=1.5,
+        )
         self.wait(2)
 
-    def split_bar(self, d_model: int, h: int, d_k: int) -> list[VGroup]:
-        """d_model squares, grouped into h heads of d_k, each head labelled."""
-        side = min(1.0, 12 / d_model)
-        squares = VGroup(*(Square(side, stroke_color=palette.TEXT, stroke_width=2) for _ in range(d_model)))
-        squares.arrange(RIGHT, buff=0).move_to(DOWN * 1.6)
-        groups = []
-        for head in range(h):
-            cells = VGroup(*squares[head * d_k : (head + 1) * d_k])
-            cells.set_fill(palette.TEXT, opacity=0.35 if head % 2 == 0 else 0.12)
-            name = notation(caption(f"head {head + 1}", SMALL))
-            groups.append(VGroup(cells, name.next_to(cells, DOWN, buff=0.15)))
-        return groups
+    def token_vector(self, token: str, row: np.ndarray, side: float) -> VGroup:
+        """The token's d_model numbers, one cell each, its name on the left."""
+        places = places_for(row)
+        cells = VGroup(*(Square(side, stroke_color=palette.TEXT, stroke_width=2) for _ in row)).arrange(RIGHT, buff=0)
+        digits = VGroup(
+            *(
+                caption(fmt(v, places), min(CELL * side / 0.67, LABEL + 6)).move_to(c)
+                for v, c in zip(row, cells, strict=True)
+            )
+        )
+        name = caption(token, BODY).next_to(cells, LEFT, buff=0.3)
+        vector = VGroup(name, cells, digits)
+        vector.cells = cells
+        return vector
+
+    def head_boxes(self, h: int, d_k: int, side: float) -> VGroup:
+        """h boxes side by side, each named and holding d_k cells (shaded by head); a brace gives head 1's d_k."""
+        boxes = []
+        for n in range(h):
+            cells = VGroup(*(Square(side, stroke_color=palette.TEXT, stroke_width=2) for _ in range(d_k)))
+            cells.arrange(RIGHT, buff=0).set_fill(palette.TEXT, opacity=0.35 if n % 2 == 0 else 0.12)
+            name = notation(caption(f"head {n + 1}", LABEL)).next_to(cells, UP, buff=0.15)
+            frame = SurroundingRectangle(VGroup(name, cells), color=palette.MUTED, buff=0.15, corner_radius=0.1)
+            box = VGroup(frame, name, cells)
+            box.frame, box.name, box.cells = frame, name, cells
+            boxes.append(box)
+        heads = VGroup(*boxes).arrange(RIGHT, buff=0.3)
+        first = heads[0]
+        brace = Brace(first.cells, DOWN, buff=0.3, color=palette.MUTED)  # below the frame round the cells
+        first.brace = VGroup(brace, formula("d_k", size=DISPLAY).next_to(brace, DOWN, buff=0.05))
+        first.add(first.brace)
+        return heads
+
+    def size_lines(self, d_model: int, h: int, d_k: int) -> VGroup:
+        """The three sizes, each with what it is: two chosen, one derived."""
+        lines = (
+            (rf"d_{{\text{{model}}}} = {d_model}", "chosen: each token's width"),
+            (rf"h = {h}", "chosen: heads side by side"),
+            (
+                rf"d_k = \frac{{d_{{\text{{model}}}}}}{{h}} = \frac{{{d_model}}}{{{h}}} = {d_k}",
+                "derived: each head's width",
+            ),
+        )
+        return VGroup(
+            *(
+                VGroup(formula(tex, size=DISPLAY_LARGE), caption(note, LABEL, palette.MUTED)).arrange(
+                    DOWN, aligned_edge=LEFT, buff=0.15
+                )
+                for tex, note in lines
+            )
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.6)
 
 
 class IntroduceProjections(LessonScene):
