@@ -129,7 +129,7 @@ LESSON: list[Entry] = [
             "MultiplyQueries",
             WE,
         ),
-        ("shared-projection", "One learned query matrix for every token", "weights_and_sizes", "ShareProjection", WE),
+        ("shared-projection", "One query matrix, shared by every token", "weights_and_sizes", "ShareProjection", WE),
         ("dot-products", "Step 3: dot products as scores", "worked_scores", "AlignDotProducts", WE),
         ("why-dot-product", "Why the dot product", "mechanism_formula", "AlignVectors", WE),
         ("dot-not-cosine", "A dot product, not a cosine", "score_details", "SeparateCosine", WE),

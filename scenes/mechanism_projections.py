@@ -243,7 +243,7 @@ class GeneralizeAttention(LessonScene):
         VGroup(note, final).arrange(RIGHT, buff=0.3).next_to(new_rule, DOWN, buff=0.2)
         self.narrate("Learned projections for queries, keys and values give it something to learn: the Transformer.")
         self.play(FadeOut(lack), Write(final), FadeIn(note))
-        self.narrate("Its constant is √d_k: the scaling chapter shows why.")
+        self.narrate("Its constant is √d_k, where d_k is how many numbers a key holds: the scaling chapter shows why.")
         bar = max(final[0], key=lambda g: g.width / max(g.height, 1e-3))  # the fraction bar; under it, √d_k
         below = [
             g for g in final[0] if g.get_y() < bar.get_y() and bar.get_left()[0] <= g.get_x() <= bar.get_right()[0]

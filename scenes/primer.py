@@ -41,6 +41,7 @@ from scenes.kit import (
     palette,
 )
 from scenes.kit.layout import SUBTITLE_TOP, TOP, below_title
+from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt, places_for
 
 SOFTMAX = r"\mathrm{softmax}(\text{score})_i = \frac{e^{\text{score}_i}}{\sum_j e^{\text{score}_j}}"
@@ -249,9 +250,7 @@ class NormalizeExponentials(LessonScene):
             f"The weights are positive, and they always add up to {value_tex(s.weight_sum, 0)}.",
             Indicate(bars.get_total(), color=palette.HIGHLIGHT),
         )
-        figure = VGroup(axes, curve, label, marks, rule, steps, bars)
-        self.play(FadeOut(figure), run_time=0.5)
-        self.train()
+        self.train(leaving=VGroup(axes, curve, label, marks, rule, steps, bars))
         self.finish_narration()
         self.wait(1.0)
 
@@ -298,9 +297,10 @@ class NormalizeExponentials(LessonScene):
         )
         return lines.arrange(DOWN, aligned_edge=LEFT, buff=0.2)
 
-    def train(self) -> None:
+    def train(self, leaving: VGroup) -> None:
         """An error against one parameter (a drawn bowl, no numbers): the gradient is the slope where the
-        parameter stands, and each training step moves the parameter against it, so the slope flattens."""
+        parameter stands, and each training step moves the parameter against it, so the slope flattens.
+        It comes in, whole, as ``leaving`` (the softmax picture) goes."""
         axes = Axes(
             x_range=(0, 2, 1),
             y_range=(0, 1, 1),
@@ -319,18 +319,18 @@ class NormalizeExponentials(LessonScene):
         slope = tangent(axes, STEPS[0])
         gradient = caption("gradient: the slope here", BODY, palette.HIGHLIGHT)
         gradient.next_to(slope, LEFT, buff=0.3).shift(0.3 * UP)
+        self.play(give_way(leaving, FadeIn(VGroup(axes, error, names, dot))), run_time=1.2)
         self.narrate(
             "A gradient says how a small change of a parameter changes the error, "
-            "and training nudges every parameter against it.",
-            Create(axes),
-            Create(error),
-            FadeIn(names),
-            FadeIn(dot),
-            Create(slope),
-            FadeIn(gradient),
+            "and training nudges every parameter against it."
         )
-        for x in STEPS[1:]:
-            self.play(dot.animate.move_to(axes.c2p(x, bowl(x))), Transform(slope, tangent(axes, x)), run_time=0.8)
+        self.on_words("A gradient", Create(slope), FadeIn(gradient), run_time=1)
+        for n, x in enumerate(STEPS[1:]):  # the first step as training is named
+            step = (dot.animate.move_to(axes.c2p(x, bowl(x))), Transform(slope, tangent(axes, x)))
+            if n == 0:
+                self.on_words("training nudges", *step, run_time=0.8)
+            else:
+                self.play(*step, run_time=0.8)
 
 
 STEPS = (1.8, 1.45, 1.2, 1.07)  # where the drawn parameter stands, step after step (a picture, not a value)

@@ -13,6 +13,7 @@ from manim import (
     Indicate,
     LaggedStart,
     Rectangle,
+    Transform,
     VGroup,
 )
 
@@ -39,22 +40,13 @@ class AttendTrainStation(LessonScene):
         self.play(LaggedStart(*(heat.fill_row(i) for i in range(n)), lag_ratio=0.3, run_time=2.5))
         self.narrate("Each row is one word asking how much every other word matters to it.")
         self.focus_row(heat, focus)
-        bars = SoftmaxBars(  # coloured on the heatmap's scale: one weight, one colour
-            weights[focus],
-            tokens,
-            bar_width=min(0.5, 3.5 / n),
-            height=2.2,
-            places=3,
-            vmin=heat.low,
-            vmax=heat.high,
-            legend=False,
-        )
+        bars = self.row_bars(heat, focus)
         heading = caption(f"the row of “{tokens[focus]}”", BODY).next_to(bars, UP, buff=0.4)
         VGroup(bars, heading).next_to(title, DOWN, buff=0.5).to_edge(RIGHT, buff=0.7)
         self.narrate(f"Read the row of '{tokens[focus]}' as bars: its attention, shared out over the sentence.")
         self.play(FadeIn(heading), FadeIn(VGroup(bars.baseline, bars.get_labels())))
         self.play(bars.grow(run_time=1.5))
-        self.call_out(heat, bars, tokens, focus, other)
+        self.call_out(heat, VGroup(heading, bars), tokens, focus, other)
         self.finish_narration()
         self.wait(1.5)
 
@@ -72,8 +64,25 @@ class AttendTrainStation(LessonScene):
             heat.row_labels[focus].animate.set_color(palette.QUERY),
         )
 
-    def call_out(self, heat: Heatmap, bars: SoftmaxBars, tokens: list[str], focus: int, other: int) -> None:
-        """The focus row's strongest other word, then the row of that word: the row that settles its meaning."""
+    def row_bars(self, heat: Heatmap, row: int) -> SoftmaxBars:
+        """One row of the weights as bars, coloured on the heatmap's scale: one weight, one colour."""
+        n = len(heat.row_labels)
+        weights, tokens = self.values.train_station.weights, self.values.train_station.tokens
+        return SoftmaxBars(
+            weights[row],
+            tokens,
+            bar_width=min(0.5, 3.5 / n),
+            height=2.2,
+            places=3,
+            vmin=heat.low,
+            vmax=heat.high,
+            legend=False,
+        )
+
+    def call_out(self, heat: Heatmap, panel: VGroup, tokens: list[str], focus: int, other: int) -> None:
+        """The focus row's strongest other word, then the row of that word, in the bars' place: the row that
+        settles its meaning."""
+        heading, bars = panel
         looks, back = row_meaning(tokens, self.values.train_station.weights, focus)
         cell = heat.get_cell(focus, other)
         mark = Rectangle(width=cell.width + 0.08, height=cell.height + 0.08, color=palette.HIGHLIGHT, stroke_width=5)
@@ -89,17 +98,25 @@ class AttendTrainStation(LessonScene):
         row = heat.get_row(other)
         frame = Rectangle(width=row.width + 0.1, height=row.height + 0.1, color=palette.HIGHLIGHT).move_to(row)
         lines = VGroup(
-            caption(f"the row of “{tokens[other]}”", BODY),
-            caption(f"looks most at “{tokens[answer]}”{after_itself}", BODY),
+            caption(f"“{tokens[other]}” looks most", BODY),
+            caption(f"at “{tokens[answer]}”{after_itself}", BODY),
         )
         if back.holds:
             lines.add(caption(f"a {tokens[focus]} {tokens[other]}", HEADING, palette.HIGHLIGHT))
         lines.arrange(DOWN, buff=0.2).next_to(bars, DOWN, buff=0.5).match_x(bars.baseline)
+        its_bars = self.row_bars(heat, other).move_to(bars, aligned_edge=DOWN)
+        its_heading = caption(f"the row of “{tokens[other]}”", BODY).move_to(heading)
         self.narrate(back.text)
         self.play(
+            mark.animate.move_to(heat.get_cell(other, answer)),  # the cell the sentence names, in that row
+            Transform(bars, its_bars),  # the bars now read the row the sentence is about
+            Transform(heading, its_heading),
             Create(frame),
             heat.row_labels[other].animate.set_color(palette.HIGHLIGHT),
             row.animate.set_fill(opacity=1.0),  # out of the dimmed rows: this row is the one read now
             heat.get_row_digits(other).animate.set_opacity(1.0),
         )
-        self.play(LaggedStart(*(FadeIn(line, shift=UP * 0.1) for line in lines), lag_ratio=0.5))
+        self.play(
+            LaggedStart(*(FadeIn(line, shift=UP * 0.1) for line in lines), lag_ratio=0.5),
+            Indicate(bars.get_bars()[answer], color=palette.HIGHLIGHT),
+        )

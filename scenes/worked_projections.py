@@ -41,6 +41,7 @@ from scenes.kit import (
     HERO,
     LABEL,
     LEAD,
+    MIN_FONT_SIZE,
     READOUT,
     TITLE,
     LabelledMatrix,
@@ -52,9 +53,12 @@ from scenes.kit import (
     palette,
 )
 from scenes.kit.layout import (
+    GAP,
     MAX_COLS,
     MAX_ROWS,
     SAFE_MARGIN,
+    SUBTITLE_TOP,
+    TOP,
     below_title,
     fit_content,
     fit_width,
@@ -87,7 +91,7 @@ class ShowEmbeddings(LessonScene):
         self.show_title()
         sentence = TokenRow(tokens, font_size=HERO).move_to(UP * 0.5)
         sentence = fit_width(sentence, 12)
-        self.narrate("Now a whole layer, in seven steps. We start from a sentence.")
+        self.narrate("Now all of multi-head self-attention, in seven steps. We start from a sentence.")
         self.play(LaggedStart(*(FadeIn(t, shift=DOWN * 0.2) for t in sentence), lag_ratio=0.2))
         matrix = token_matrix(x, tokens, "X", max_cols=8)
         brace = Brace(matrix.cells, DOWN, color=palette.MUTED)
@@ -247,9 +251,8 @@ class IntroduceProjections(LessonScene):
         we = self.values.worked_example
         head = we.heads[0]
         self.show_title()
-        self.narrate(
-            "Head 1 owns three matrices, which training learns. Each turns a token's vector into a shorter one."
-        )
+        shorter = "a shorter one" if we.d_k < we.d_model else "a new one"  # one head: d_k is the whole width
+        self.narrate(f"Head 1 owns three matrices, which training learns. Each turns a token's vector into {shorter}.")
         font = matrix_font(we.d_model)
         mats = VGroup(
             *(
@@ -260,21 +263,32 @@ class IntroduceProjections(LessonScene):
         roles = ("query:\nwhat am I looking for?", "key:\nwhat do I offer?", "value:\nwhat do I pass on?")
         notes = VGroup(*(caption(text, LABEL, mat.color_role) for text, mat in zip(roles, mats, strict=True)))
         columns = VGroup(*(VGroup(m, n.next_to(m, DOWN, buff=0.35)) for m, n in zip(mats, notes, strict=True)))
-        below_title(fit_width(columns.arrange(RIGHT, buff=0.8, aligned_edge=UP), 12.5))
+        columns.arrange(RIGHT, buff=0.8, aligned_edge=UP)
         size = rf"\text{{each: }} d_{{\text{{model}}}} \times d_k = {we.d_model} \times {we.d_k}"
         shape = formula(size, size=TITLE, color=palette.MUTED).next_to(notes, DOWN, buff=0.35)
+        figure = VGroup(columns, shape)
+        fit = min(12.5 / figure.width, (TOP - SUBTITLE_TOP - GAP) / figure.height)  # as large as the frame allows,
+        below_title(figure.scale(max(fit, MIN_FONT_SIZE / mats[0].number_size()))).set_x(
+            0
+        )  # digits never below the floor
+        for n, column in enumerate(columns):  # ... and spread across it: tall matrices leave the width free
+            column.set_x((n - 1) * max(4.4, column.width + 0.6))
         say = (
             "W_Q makes queries: what each token is looking for.",
             "W_K makes keys: what each token offers to be found by.",
             "W_V makes values: what each token passes on when it is chosen.",
         )
-        self.play(*(FadeIn(mat.get_frame()) for mat in mats))  # the opening frame: the three empty matrices
+        self.play(*(FadeIn(mat.get_frame()) for mat in mats))  # the opening frame: the three matrices' frames
+        self.play(LaggedStart(*(mat.fill_in() for mat in mats), lag_ratio=0.4), run_time=2.5)  # ... filled at once
+        focus = None
         for mat, note, text in zip(mats, notes, say, strict=True):
             self.narrate(text)
-            self.play(mat.fill_in(run_time=1), FadeIn(note))
+            frame = SurroundingRectangle(mat, color=palette.HIGHLIGHT, buff=0.12)  # the matrix the voice is on
+            self.play(Create(frame) if focus is None else Transform(focus, frame), FadeIn(note))
+            focus = focus or frame
             self.wait(0.6)
         self.narrate(f"Each is d_model × d_k = {we.d_model} × {we.d_k}: {we.d_model} numbers in, {we.d_k} out.")
-        self.play(Write(shape))
+        self.play(FadeOut(focus), Write(shape))
         self.narrate("These numbers are made up for our example; in a real model, training sets them.")
         self.play(Indicate(VGroup(*(m.get_entries() for m in mats)), color=palette.HIGHLIGHT, scale_factor=1.05))
         self.wait(1)
