@@ -54,6 +54,7 @@ from scenes.kit import (
 from scenes.kit.base import READ_HOLD
 from scenes.kit.layout import GAP, MAX_ROWS, SUBTITLE_TOP, TOP, below_title, fit_width, token_matrix
 from scenes.kit.meaning_map import place_label
+from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt
 
 MAX_PAIRS = 4  # query-key pairs spelled out one by one before the whole grid
@@ -233,10 +234,11 @@ class NormalizeScores(LessonScene):
         self.play(Write(scale))
         scaled = self.grid(head.scaled_scores, tokens, r"QK^{T} / \sqrt{d_k}", font, rows)
         self.wait(1.5)  # the raw scores, read once more before they change
-        self.swap(scores, scaled, seconds=1.2)  # a clean fade: morphing digits glyph by glyph garbles them
-        self.play(FadeOut(scale))
+        self.play(give_way(scores, FadeIn(scaled)), run_time=1.2)  # a fade: morphing digits garbles them
         heatmap = below_title(self.heatmap(head, tokens)).to_edge(RIGHT, buff=0.4)
-        self.play(FadeIn(heatmap.get_labels()), FadeIn(heatmap.get_caption()))
+        self.finish_narration()  # the divisor stays while it is said
+        slots = heatmap.get_slots()  # the grid the weights will fill, empty until they come
+        self.play(FadeOut(scale), FadeIn(heatmap.get_labels()), FadeIn(heatmap.get_caption()), FadeIn(slots))
         row_frame = scaled.row_frame(0)
         self.narrate(f"Softmax, one row at a time. Take the row of '{tokens[0]}'.")
         self.play(Create(row_frame))

@@ -146,6 +146,12 @@ class Heatmap(VGroup):
         labels.reading_hold = True  # the figure arrives with its frame
         return labels
 
+    def get_slots(self) -> VGroup:
+        """Empty outlines where the cells will be: a grid that reads "to be filled" before its weights come."""
+        return VGroup(
+            *(Square(c.width, stroke_width=1.5, stroke_color=palette.MUTED).move_to(c) for c in self.cells)
+        ).set_stroke(opacity=0.6)
+
     def get_caption(self) -> VGroup:
         return self.caption
 
