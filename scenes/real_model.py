@@ -31,6 +31,7 @@ from manim import (
 from attention_math.claims import alone_leaning, both_fall, cosine_move, toy_match
 from scenes.kit import (
     CELL,
+    HERO,
     LABEL,
     TINY,
     Heatmap,
@@ -45,7 +46,7 @@ from scenes.kit import (
 from scenes.kit.cosine_plane import CosinePlane
 from scenes.kit.diagrams import ModelFlow
 from scenes.kit.head_grid import HeadGrid
-from scenes.kit.layout import caption_band
+from scenes.kit.layout import MIDDLE, caption_band, fit_width
 from scenes.kit.meaning_map import WordMark, cluster_color, place_label
 from scenes.kit.numbers import fmt
 from scenes.kit.shift_table import ShiftTable
@@ -77,14 +78,22 @@ class ReadRealAttention(LessonScene):
         self.wait(1.5)
 
     def show_pieces(self, rm: dict, sentence: dict, title: Text) -> VGroup:
+        """The sentence's pieces, large in the middle, each special piece as it is named; then small under the
+        title, where the grid's rows and columns will read them."""
         model = model_line(rm).next_to(title, DOWN, buff=0.2)
         row = TokenRow(sentence.pieces, font_size=24).next_to(model, DOWN, buff=0.3)
+        large = fit_width(TokenRow(sentence.pieces, font_size=HERO), 13).move_to(MIDDLE * UP)
         self.narrate(f"Now the same sentence through a real, trained transformer: {rm.model.split('/')[-1]}.")
-        self.play(FadeIn(model))
+        self.play(FadeIn(VGroup(*large[1:-1])))
+        self.on_words("transformer", FadeIn(model, shift=0.2 * DOWN), run_time=0.8)
         self.narrate(
             "It reads word pieces, and adds two special pieces of its own: [CLS] at the start, [SEP] at the end."
         )
-        self.play(LaggedStart(*(FadeIn(t, shift=0.2 * DOWN) for t in row), lag_ratio=0.15))
+        for special, piece in (("[CLS]", large[0]), ("[SEP]", large[-1])):
+            self.on_words(special, FadeIn(piece, scale=1.3), run_time=0.6)
+            self.play(Indicate(piece, color=palette.HIGHLIGHT, scale_factor=1), run_time=0.6)
+        self.finish_narration()
+        self.play(ReplacementTransform(large, row), run_time=0.8)  # up, out of the grid's way
         return VGroup(model, row)
 
     def show_grid(self, rm: dict, sentence: dict, above: VGroup) -> HeadGrid:
