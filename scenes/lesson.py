@@ -149,7 +149,7 @@ LESSON: list[Entry] = [
     *_chapter(
         "A real transformer",
         ("real-attention", "The same sentence through MiniLM", "real_model", "ReadRealAttention", ("real_model", *WE)),
-        ("real-shift", "The real shift: apple in context", "real_model", "TraceRealShift", ("real_model",)),
+        ("real-shift", "The real shift: apple in context", "real_shift", "TraceRealShift", ("real_model",)),
         (
             "real-sizes",
             "Real sizes: model width, heads and dₖ",

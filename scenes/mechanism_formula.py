@@ -135,7 +135,10 @@ class UnpackFormula(LessonScene):
         scaled = Brace(bottom, DOWN, color=palette.MUTED)
         labels = VGroup(
             caption("dot product", LEAD).next_to(dot, UP, buff=0.1),
-            VGroup(caption("scaled", LEAD), notation(caption("dₖ: the number of entries in a query or key", LABEL, palette.MUTED)))
+            VGroup(
+                caption("scaled", LEAD),
+                notation(caption("dₖ: the number of entries in a query or key", LABEL, palette.MUTED)),
+            )
             .arrange(DOWN, buff=0.08)
             .next_to(scaled, DOWN, buff=0.1),
         )
