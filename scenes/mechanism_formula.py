@@ -79,7 +79,7 @@ class UnpackFormula(LessonScene):
     def construct(self) -> None:
         title = self.show_title()
         formula = attention_formula().next_to(title, DOWN, buff=0.5)
-        self.narrate("Self-attention is one formula: softmax of Q times K transposed over root d k, times V.")
+        self.narrate("Self-attention is one formula: softmax of QKᵀ over √d_k, times V.")
         self.play(Write(formula), run_time=2)
         self.wait(1)
         self.name_parts(formula)
@@ -144,11 +144,11 @@ class UnpackFormula(LessonScene):
         )
         name = caption("scaled dot-product attention", PROMINENT, font=SERIF).to_edge(DOWN, buff=1.0)
         self.narrate(
-            "Q K transpose holds the dot products of queries and keys, each d k numbers long; "
-            "dividing by root d k scales them, and the next chapter shows why."
+            "QKᵀ holds the dot products of queries and keys, each d_k numbers long; "
+            "dividing by √d_k scales them, and the next chapter shows why."
         )
-        self.play(Create(dot), FadeIn(labels[0]))
-        self.play(Create(scaled), FadeIn(labels[1]))
+        self.on_words("dot products", Create(dot), FadeIn(labels[0]))  # each part braced as it is named
+        self.on_words("dividing", Create(scaled), FadeIn(labels[1]))
         self.narrate("So papers and code call it scaled dot-product attention.")
         self.play(Write(name))
         self.finish_narration()

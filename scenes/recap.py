@@ -70,7 +70,7 @@ class RecapSteps(LessonScene):
                 "Scale",
                 r"QK^T / \sqrt{d_k}",
                 rf"{shape(T, T)}\ \ (\div {fmt(sqrt_d_k)})",
-                "Dividing by the square root of d k keeps the scores in a healthy range.",
+                "Dividing by √d_k keeps the scores in a healthy range.",
             ),
             ("Softmax per row", r"\mathrm{softmax}(\cdot)", shape(T, T), "Softmax turns each row into weights."),
             ("Weighted sum", r"\alpha V", shape(T, d_k), "Each output row is a weighted sum of the value vectors."),
@@ -100,7 +100,7 @@ class RecapSteps(LessonScene):
             formula(rf"\text{{{whose}output}} = \mathrm{{concat}}(\text{{heads}})\, W_{{O}}", size=FORMULA),
         ).arrange(RIGHT, buff=1.0)
         fit_width(layer, 12).move_to(legend).set_x(0)  # in the legend's place: the shapes are read by now
-        self.narrate("Softmax of Q K transposed over root d k, times V: that is one head.")
+        self.narrate("Softmax of QKᵀ over √d_k, times V: that is one head.")
         self.play(Create(box), FadeOut(legend), run_time=0.8)  # the legend leaves before the formula takes its place
         self.play(Write(layer[0]), run_time=0.8)
         mixed = "Then W_O mixes" if we.W_O is not None else "In a full layer, W_O then mixes"
@@ -168,7 +168,7 @@ QUIZ = [
         "Why do we divide the dot products by √dₖ?",
         "In high dimensions dot products grow large,\nsoftmax saturates and its gradients vanish.\n"
         "Dividing by √dₖ keeps their variance near one: training keeps learning.",
-        "Large dot products saturate softmax and kill its gradients; dividing by root d k keeps them in range.",
+        "Large dot products saturate softmax and kill its gradients; dividing by √d_k keeps them in range.",
     ),
     (
         "What is the main purpose of self-attention?",

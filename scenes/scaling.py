@@ -89,7 +89,7 @@ class ExplodeDotProducts(LessonScene):
         axis_name = caption("variance of q·k", CAPTION, palette.MUTED, font=SERIF).next_to(axis, UP, buff=3.9)
         axis_name.align_to(axis, LEFT).align_to(numbers[-1], UP)
         spread = entry_strip(demo.entries, left=-6.2, right=6.2, y=-1.6)  # the whole width: the spread is the picture
-        self.narrate("A dot product adds up d k products. Give q and k random entries of variance one.")
+        self.narrate("A dot product adds up d_k products. Give q and k random entries of variance one.")
         self.play(Write(rule), FadeIn(spread.line), run_time=1.0)  # the line the entries will be drawn on
         self.on_words("random entries", LaggedStart(*map(FadeIn, spread.dots), lag_ratio=0.02))
         self.narrate("Variance measures how widely values spread: the mean of their squared distances from the mean.")
@@ -98,7 +98,7 @@ class ExplodeDotProducts(LessonScene):
         self.wait(1.0)
         chart = (FadeIn(axis), FadeIn(dims), FadeIn(dims_name), FadeIn(axis_name))  # the empty chart, the strip gone
         self.play(FadeOut(spread), *chart, run_time=0.8)
-        self.narrate(f"Over {fmt_int(demo.samples)} random pairs, the variance of q dot k grows like d k itself.")
+        self.narrate(f"Over {fmt_int(demo.samples)} random pairs, the variance of q·k grows like d_k itself.")
         self.play(
             LaggedStart(*(GrowFromEdge(b, DOWN) for b in bars), lag_ratio=0.3),
             LaggedStart(*(FadeIn(n) for n in numbers), lag_ratio=0.3),
@@ -190,7 +190,7 @@ class SaturateSoftmax(LessonScene):
         self.play(FadeIn(SurroundingRectangle(gauge, color=palette.HEAT_HIGH, buff=0.15)), run_time=0.8)
         fix = formula(r"\text{The fix: } \frac{QK^T}{\sqrt{d_k}}", size=DISPLAY)
         caption_band(fix.match_x(gauge))  # under the gauge, clear of the bars and their labels
-        self.narrate("The fix: divide by root d k, so scores stay in the range where softmax still learns.")
+        self.narrate("The fix: divide by √d_k, so scores stay in the range where softmax still learns.")
         self.play(Write(fix), run_time=1.0)
 
     @staticmethod
