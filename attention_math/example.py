@@ -83,16 +83,26 @@ def _tokens_and_rows(r: Reader, matrix_key: str) -> tuple[list[str], np.ndarray]
     return words, m
 
 
+CROSS_PROJECTIONS = ("W_q", "W_k", "W_v")
+
+
 def _decoder(r: Reader, x: np.ndarray, first_head: dict[str, np.ndarray]) -> dict[str, Any] | None:
-    """The optional decoder sentence of the cross-attention scene: its tokens and rows of d_model numbers."""
+    """The optional decoder sentence of the cross-attention scene: its tokens and rows of d_model numbers, and
+    cross-attention's own W_q, W_k, W_v (all three or none: then head 1's)."""
     if "decoder" not in r.data:
         return None
     d = r.table("decoder")
-    d.expect("tokens", "X")
+    d.expect("tokens", "X", *CROSS_PROJECTIONS)
     words, rows = _tokens_and_rows(d, "X")
     shape_of(d.path, d.sub("X"), rows, len(words), x.shape[1], f"one row per token, d_model = {x.shape[1]} columns")
-    _scores_fit(d.path, d.sub("X"), rows, first_head["W_q"], first_head["W_k"], keys_x=x)
-    return {"tokens": words, "X": rows}
+    given = [n for n in CROSS_PROJECTIONS if n in d.data]
+    if given and len(given) < len(CROSS_PROJECTIONS):
+        missing = next(n for n in CROSS_PROJECTIONS if n not in given)
+        raise ExampleError(d.path, d.sub(missing), "expected W_q, W_k and W_v together (or none: head 1's are used)")
+    own = _projections(d, x.shape[1], first_head["W_q"].shape[1], CROSS_PROJECTIONS) if given else None
+    w = own or first_head
+    _scores_fit(d.path, d.sub("X"), rows, w["W_q"], w["W_k"], keys_x=x)
+    return {"tokens": words, "X": rows, "projections": own}
 
 
 def worked_example(r: Reader) -> dict[str, Any]:

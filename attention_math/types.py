@@ -165,7 +165,8 @@ class MaskedHead:
 
 @dataclass(frozen=True)
 class CrossAttention:
-    """Queries from a decoder sentence, keys and values from the encoder's (head 1's K and V)."""
+    """Queries from a decoder sentence, keys and values from the encoder's, through cross-attention's own
+    W_q, W_k, W_v when the example gives them (``own_projections``), else head 1's."""
 
     decoder_tokens: list[str]
     decoder_X: Array  # noqa: N815
@@ -176,6 +177,7 @@ class CrossAttention:
     scaled_scores: Array
     weights: Array
     output: Array
+    own_projections: bool = False
 
 
 @dataclass(frozen=True)

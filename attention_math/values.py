@@ -49,7 +49,7 @@ def _worked_example(
     decoder: Mapping[str, Any] | None = None,
 ) -> WorkedExample:
     result = multi_head(X, heads, W_O)
-    pair = None if decoder is None else (decoder["tokens"], decoder["X"])
+    pair = None if decoder is None else (decoder["tokens"], decoder["X"], decoder.get("projections"))
     first = result.heads[0]
     strongest_key = demos.demo_key(first.Q[0], first.K)
     if strongest_key is None:  # the loader refuses such an example; this keeps the type honest

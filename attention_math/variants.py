@@ -19,8 +19,11 @@ def masked(x: Array, w_q: Array, w_k: Array, w_v: Array) -> MaskedHead:
     return MaskedHead(visible=visible, scaled_scores=scaled, weights=weights, output=weights @ v)
 
 
-def cross(decoder_tokens: list[str], decoder_x: Array, x: Array, w_q: Array, w_k: Array, w_v: Array) -> CrossAttention:
-    """Queries from the decoder's rows, keys and values from the encoder's: softmax(Q Kᵀ/√d_k) V."""
+def cross(
+    decoder_tokens: list[str], decoder_x: Array, x: Array, w_q: Array, w_k: Array, w_v: Array, own: bool = False
+) -> CrossAttention:
+    """Queries from the decoder's rows, keys and values from the encoder's: softmax(Q Kᵀ/√d_k) V (``own``: the
+    projections are cross-attention's own, not head 1's)."""
     q, k, v = decoder_x @ w_q, x @ w_k, x @ w_v
     scores = q @ k.T
     scaled = scores / np.sqrt(q.shape[1])
@@ -35,6 +38,7 @@ def cross(decoder_tokens: list[str], decoder_x: Array, x: Array, w_q: Array, w_k
         scaled_scores=scaled,
         weights=weights,
         output=weights @ v,
+        own_projections=own,
     )
 
 
@@ -59,14 +63,18 @@ def variants(
     heads: Sequence[Mapping[str, Array]],
     w_o: Array | None,
     output: Array,
-    decoder: tuple[list[str], Array] | None,
+    decoder: tuple[list[str], Array, Mapping[str, Array] | None] | None,
 ) -> Variants:
-    """Head 1 masked and (when the example gives a decoder sentence: its tokens and rows) across
-    sentences; every head on the shuffled tokens."""
+    """Head 1 masked and (when the example gives a decoder sentence: its tokens, rows and perhaps its own
+    projections) across sentences; every head on the shuffled tokens."""
     first = heads[0]
     w = (first["W_q"], first["W_k"], first["W_v"])
+    across = None
+    if decoder is not None:
+        words, rows, own = decoder
+        across = cross(words, rows, x, *((own["W_q"], own["W_k"], own["W_v"]) if own else w), own=own is not None)
     return Variants(
         masked=masked(x, *w),
-        cross=None if decoder is None else cross(*decoder, x, *w),
+        cross=across,
         shuffled=shuffled(tokens, x, heads, w_o, output),
     )

@@ -4,6 +4,7 @@ each value checked against numpy written here, and the decoder sentence's loader
 from __future__ import annotations
 
 import math
+import tomllib
 
 import numpy as np
 import pytest
@@ -46,14 +47,54 @@ def test_mask_zeroes_the_future_and_renormalizes_the_past():
     assert m.visible.tolist() == [[j <= i for j in range(n)] for i in range(n)]
 
 
-def test_cross_attention_reads_the_encoder_with_the_decoders_queries():
-    c = WE.variants.cross
-    assert c is not None  # the default example gives a decoder sentence
+def decoder_table() -> dict:
+    return tomllib.loads(DEFAULT_EXAMPLE.read_text())["worked_example"]["decoder"]
+
+
+def test_cross_attention_reads_the_encoder_with_its_own_projections():
+    c, table = WE.variants.cross, decoder_table()
+    assert c is not None and c.own_projections  # the default example gives a decoder sentence and its own W's
     assert c.weights.shape == (len(c.decoder_tokens), len(WE.tokens))
-    weights, output = plain_attention(c.decoder_X, X, *W[0])
+    own = [np.array(table[n], dtype=float) for n in ("W_q", "W_k", "W_v")]
+    weights, output = plain_attention(np.array(table["X"], dtype=float), X, *own)
     assert np.allclose(c.weights, weights)
     assert np.allclose(c.output, output)
-    assert np.allclose(c.K, WE.heads[0].K) and np.allclose(c.V, WE.heads[0].V)  # the encoder's own keys and values
+    assert np.allclose(c.K, X @ own[1]) and np.allclose(c.V, X @ own[2])  # the encoder's words, cross's matrices
+
+
+def test_the_default_decoder_words_read_most_the_words_they_translate():
+    c = WE.variants.cross
+    assert c is not None
+    source = {"ich": {"I"}, "liebe": {"love"}, "Apple-Handys": {"apple", "phones"}}
+    for word, row in zip(c.decoder_tokens, c.weights, strict=True):
+        assert WE.tokens[int(np.argmax(row))] in source[word]
+        assert row.max() > 0.5  # clearly, not by a hair
+
+
+def without_cross_projections(text: str) -> str:
+    lines = [line for line in text.splitlines(keepends=True) if not line.startswith(("W_q = [[2", "W_k = [[2"))]
+    return "".join(line for line in lines if not line.startswith("W_v = [[1, 0], [0, 1], [1, 0]"))
+
+
+def test_without_its_own_projections_cross_attention_uses_head_1s(tmp_path):
+    path = tmp_path / "head1.toml"
+    path.write_text(without_cross_projections(DEFAULT_EXAMPLE.read_text()))
+    c = compute(load_example(path, ["worked_example"])).worked_example.variants.cross
+    assert c is not None and not c.own_projections
+    weights, output = plain_attention(np.array(decoder_table()["X"], dtype=float), X, *W[0])
+    assert np.allclose(c.weights, weights) and np.allclose(c.output, output)
+    assert np.allclose(c.K, WE.heads[0].K) and np.allclose(c.V, WE.heads[0].V)
+
+
+def test_cross_projections_come_together(tmp_path, capsys):
+    text = DEFAULT_EXAMPLE.read_text()
+    path = tmp_path / "partial.toml"
+    path.write_text(
+        "".join(line for line in text.splitlines(keepends=True) if not line.startswith("W_v = [[1, 0], [0, 1], [1, 0]"))
+    )
+    assert main(["--example", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "worked_example.decoder.W_v" in err and "together" in err and "Traceback" not in err
 
 
 def test_shuffling_the_tokens_shuffles_the_outputs():
