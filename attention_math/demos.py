@@ -174,9 +174,12 @@ def alignment(query: Array, key: Array, *, query_token: int, key_token: int) -> 
 
 
 def initial_projection(X: Array, d_k: int, seed: int = 0) -> InitialProjection:  # noqa: N803
-    """A W_q drawn as training starts it (Glorot uniform, seeded: the same for the same example)."""
+    """A W_q drawn as training starts it (Glorot uniform, seeded: the same for the same example), to the two
+    places the screen shows, so that Q = X·W_q checks by hand from what is shown."""
     limit = float(np.sqrt(6.0 / (X.shape[1] + d_k)))
-    W_q = np.random.default_rng(seed).uniform(-limit, limit, size=(X.shape[1], d_k))  # noqa: N806
+    drawn = np.random.default_rng(seed).uniform(-limit, limit, size=(X.shape[1], d_k))
+    inside = np.floor(limit * 100) / 100  # rounding never carries an entry past the limit
+    W_q = np.clip(np.round(drawn, 2), -inside, inside)  # noqa: N806
     return InitialProjection(W_q=W_q, Q=X @ W_q, limit=limit)
 
 

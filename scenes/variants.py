@@ -261,7 +261,7 @@ class AttendAcross(LessonScene):
         self.play(LaggedStart(*(heat.fill_row(i) for i in range(len(cross.decoder_tokens))), lag_ratio=0.3))
         best = [int(np.argmax(row)) for row in cross.weights]
         self.narrate(
-            "Each row's largest weight is framed: the English word that decoder word reads most."
+            "Each row's largest weight is framed: the encoder word that decoder word reads most."
             " A trained translator learns to read the words it is translating."
         )
         frames = (Create(_frame(heat.get_cell(i, j), palette.HIGHLIGHT, pad=-0.05)) for i, j in enumerate(best))

@@ -56,7 +56,7 @@ class ShareProjection(LessonScene):
         x = LabelledMatrix(we.X, row_labels=tokens, name="X", font_size=36, max_rows=ROWS)
         w, random_w = (self.query_matrix(m, "W_{Q}") for m in (head.W_q, we.initial.W_q))
         q, random_q = (self.query_matrix(m, "Q") for m in (head.Q, we.initial.Q))
-        times, equals = formula(r"\times", size=DISPLAY), formula("=", size=DISPLAY)
+        times, equals = formula(r"\cdot", size=DISPLAY), formula("=", size=DISPLAY)  # a matrix product: ·
         # laid out for the wider random matrices; the learned ones stand in their places
         fit_content(VGroup(x, times, random_w, equals, random_q).arrange(RIGHT, buff=0.45), bottom=-0.9)
         for learned, spot in ((w, random_w), (q, random_q)):
@@ -94,11 +94,11 @@ class ShareProjection(LessonScene):
         self.play(*(FadeTransform(a, b) for a, b in zip(learned, random, strict=True)), run_time=1.2)
         self.play(FadeIn(notes[0], shift=UP * 0.1))
         self.narrate(
-            "Training nudges every entry against its gradient, for W_K and W_V too: "
-            "the gradients that √d_k keeps alive."
+            "Training nudges every entry against its gradient, in W_K and W_V too; "
+            "√d_k keeps the gradients of W_Q and W_K alive."
         )
         self.play(*(FadeTransform(a, b) for a, b in zip(random, back, strict=True)), run_time=1.2)
-        self.play(FadeIn(notes[1], shift=UP * 0.1))
+        self.on_words("in W_K", FadeIn(notes[1], shift=UP * 0.1))
         self.narrate("Our toy's entries stand in for that trained result.", FadeIn(notes[2]))
 
 

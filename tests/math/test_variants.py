@@ -198,6 +198,7 @@ def test_the_initial_projection_is_glorot_uniform_and_makes_its_queries():
     assert start.W_q.shape == (d_model, d_k)
     assert start.limit == pytest.approx(math.sqrt(6 / (d_model + d_k)))  # 1.0 for 4 → 2
     assert np.all(np.abs(start.W_q) <= start.limit) and np.ptp(start.W_q) > 0
+    assert np.array_equal(start.W_q, np.round(start.W_q, 2))  # what the screen shows is what Q is made from
     assert np.allclose(start.Q, X @ start.W_q)
     assert not np.allclose(start.W_q, WE.heads[0].W_q)  # random, not the example's learned matrix
     again = compute(load_example()).worked_example.initial
