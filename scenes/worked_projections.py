@@ -141,7 +141,7 @@ class ConfigureModel(LessonScene):
         self.show_title()
         side = min(1.1, 6.4 / (d_model + 0.8 * h))  # the heads' padding takes room too
         vector = self.token_vector(we.tokens[0], we.X[0], side)
-        heads = self.head_boxes(h, d_k, side).next_to(vector, DOWN, buff=0.8)
+        heads = self.head_boxes(h, d_k, side).next_to(vector, DOWN, buff=1.1)
         outputs = VGroup(*(cell.copy() for box in heads for cell in box.cells)).arrange(RIGHT, buff=0)
         outputs.next_to(heads, DOWN, buff=0.8).match_x(vector.cells)
         again = caption(
@@ -153,11 +153,10 @@ class ConfigureModel(LessonScene):
         sizes = self.size_lines(d_model, h, d_k)
         figure = VGroup(vector, heads, outputs, again)
         fit_content(VGroup(figure, sizes).arrange(RIGHT, buff=1.0))
+        whole = Brace(vector.cells, DOWN, buff=0.08, color=palette.MUTED)  # all the cells gathered: each head reads all
         arrows = VGroup(
-            *(
-                Arrow(vector.cells.get_bottom(), box.get_top(), buff=0.1, color=palette.MUTED, **EVEN_ARROW)
-                for box in heads
-            )
+            whole,
+            *(Arrow(whole.get_tip(), box.get_top(), buff=0.1, color=palette.MUTED, **EVEN_ARROW) for box in heads),
         )
 
         self.narrate(f"The model has width d_model = {d_model}.")
@@ -181,7 +180,9 @@ class ConfigureModel(LessonScene):
             else "Each head reads all d_model numbers of a token but writes only d_k: "
             "side by side, the heads' outputs fill d_model again."
         )
-        self.on_words("reads all", LaggedStart(*map(GrowArrow, arrows), lag_ratio=0.3), run_time=1)
+        self.on_words(
+            "reads all", FadeIn(arrows[0]), LaggedStart(*map(GrowArrow, arrows[1:]), lag_ratio=0.3), run_time=1
+        )
         written_cells = [cell.copy() for box in heads for cell in box.cells]
         self.on_words(
             "as many" if one else "side by side",
@@ -211,7 +212,7 @@ class ConfigureModel(LessonScene):
         boxes = []
         for n in range(h):
             cells = VGroup(*(Square(side, stroke_color=palette.TEXT, stroke_width=2) for _ in range(d_k)))
-            cells.arrange(RIGHT, buff=0).set_fill(palette.TEXT, opacity=0.35 if n % 2 == 0 else 0.12)
+            cells.arrange(RIGHT, buff=0).set_fill(palette.TEXT, opacity=0.4 if n % 2 == 0 else 0.2)
             name = notation(caption(f"head {n + 1}", LABEL)).next_to(cells, UP, buff=0.15)
             frame = SurroundingRectangle(VGroup(name, cells), color=palette.MUTED, buff=0.15, corner_radius=0.1)
             box = VGroup(frame, name, cells)
