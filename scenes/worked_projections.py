@@ -36,7 +36,6 @@ from manim import (
 from scenes.kit import (
     BODY,
     CELL,
-    DISPLAY,
     DISPLAY_LARGE,
     HERO,
     LABEL,
@@ -141,7 +140,7 @@ class ConfigureModel(LessonScene):
         self.show_title()
         side = min(1.1, 6.4 / (d_model + 0.8 * h))  # the heads' padding takes room too
         vector = self.token_vector(we.tokens[0], we.X[0], side)
-        heads = self.head_boxes(h, d_k, side).next_to(vector, DOWN, buff=1.1)
+        heads = self.head_boxes(h, d_k, side).next_to(vector, DOWN, buff=1.0)
         outputs = VGroup(*(cell.copy() for box in heads for cell in box.cells)).arrange(RIGHT, buff=0)
         outputs.next_to(heads, DOWN, buff=0.8).match_x(vector.cells)
         again = caption(
@@ -198,7 +197,7 @@ class ConfigureModel(LessonScene):
         cells = VGroup(*(Square(side, stroke_color=palette.TEXT, stroke_width=2) for _ in row)).arrange(RIGHT, buff=0)
         digits = VGroup(
             *(
-                caption(fmt(v, places), min(CELL * side / 0.67, LABEL + 6)).move_to(c)
+                caption(fmt(v, places), min(CELL * side / 0.63, LABEL + 6)).move_to(c)
                 for v, c in zip(row, cells, strict=True)
             )
         )
@@ -221,7 +220,7 @@ class ConfigureModel(LessonScene):
         heads = VGroup(*boxes).arrange(RIGHT, buff=0.3)
         first = heads[0]
         brace = Brace(first.cells, DOWN, buff=0.3, color=palette.MUTED)  # below the frame round the cells
-        first.brace = VGroup(brace, formula("d_k", size=DISPLAY).next_to(brace, DOWN, buff=0.05))
+        first.brace = VGroup(brace, formula("d_k", size=DISPLAY_LARGE).next_to(brace, DOWN, buff=0.05))
         first.add(first.brace)
         return heads
 
