@@ -13,6 +13,7 @@ from manim import (
     Indicate,
     LaggedStart,
     Rectangle,
+    SurroundingRectangle,
     Transform,
     VGroup,
 )
@@ -84,14 +85,9 @@ class AttendTrainStation(LessonScene):
         settles its meaning."""
         heading, bars = panel
         looks, back = row_meaning(tokens, self.values.train_station.weights, focus)
-        cell = heat.get_cell(focus, other)
-        mark = Rectangle(width=cell.width + 0.08, height=cell.height + 0.08, color=palette.HIGHLIGHT, stroke_width=5)
+        mark = self.bar_frame(bars, other)  # on the bars: their three places tell apart what the grid rounds alike
         self.narrate(looks.text)
-        self.play(
-            Create(mark.move_to(cell)),
-            Indicate(bars.get_bars()[other], color=palette.HIGHLIGHT),
-            Indicate(bars.get_labels()[other], color=palette.HIGHLIGHT),
-        )
+        self.play(Create(mark), Indicate(bars.get_labels()[other], color=palette.HIGHLIGHT))
         answer = back.about[1] if back.about else focus
         weights = self.values.train_station.weights
         after_itself = ", after itself" if weights[other][other] >= weights[other][answer] else ""
@@ -108,7 +104,7 @@ class AttendTrainStation(LessonScene):
         its_heading = caption(f"the row of “{tokens[other]}”", BODY).move_to(heading)
         self.narrate(back.text)
         self.play(
-            mark.animate.move_to(heat.get_cell(other, answer)),  # the cell the sentence names, in that row
+            Transform(mark, self.bar_frame(its_bars, answer)),  # the weight the sentence names, in that row
             Transform(bars, its_bars),  # the bars now read the row the sentence is about
             Transform(heading, its_heading),
             Create(frame),
@@ -116,7 +112,11 @@ class AttendTrainStation(LessonScene):
             row.animate.set_fill(opacity=1.0),  # out of the dimmed rows: this row is the one read now
             heat.get_row_digits(other).animate.set_opacity(1.0),
         )
-        self.play(
-            LaggedStart(*(FadeIn(line, shift=UP * 0.1) for line in lines), lag_ratio=0.5),
-            Indicate(bars.get_bars()[answer], color=palette.HIGHLIGHT),
+        self.play(LaggedStart(*(FadeIn(line, shift=UP * 0.1) for line in lines), lag_ratio=0.5))
+
+    @staticmethod
+    def bar_frame(bars: SoftmaxBars, i: int) -> SurroundingRectangle:
+        """A frame round one bar and its number."""
+        return SurroundingRectangle(
+            VGroup(bars.get_bars()[i], bars.get_numbers()[i]), color=palette.HIGHLIGHT, buff=0.06, stroke_width=4
         )
