@@ -241,8 +241,13 @@ class GeneralizeAttention(LessonScene):
         note = formula(r"Q = XW_Q,\; K = XW_K,\; V = XW_V \;\Rightarrow", size=FORMULA)  # the learned projections
         final = attention_formula(FORMULA)
         VGroup(note, final).arrange(RIGHT, buff=0.3).next_to(new_rule, DOWN, buff=0.2)
-        self.narrate("Learned projections for queries, keys and values give it something to learn: the Transformer.")
-        self.play(FadeOut(lack), Write(final), FadeIn(note))
+        self.narrate(
+            "Stack the x_i as the rows of X: learned projections of X into queries, keys and values give it "
+            "something to learn."
+        )
+        self.play(FadeOut(lack), FadeIn(note))
+        self.narrate("That is the Transformer's formula; the chapters ahead take it apart, piece by piece.")
+        self.play(Write(final))
         self.narrate("Its constant is √d_k, where d_k is how many numbers a key holds: the scaling chapter shows why.")
         bar = max(final[0], key=lambda g: g.width / max(g.height, 1e-3))  # the fraction bar; under it, √d_k
         below = [
