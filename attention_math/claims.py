@@ -87,7 +87,7 @@ def lean(raw: Array, scaled: Array) -> Claim:
         return Claim(f"Softmax gives about the same top weight either way: {num(top)}.", False)
     return Claim(
         f"Softmax of the raw scores leans hard on one key: {num(top)}, against {num(soft)} once scaled. "
-        "Larger scores would saturate it.",
+        "Larger scores would push it all the way to 1 and 0.",
         False,
     )
 
@@ -98,7 +98,7 @@ def softer(raw: Array, scaled: Array) -> Claim:
         low, high = np.min(raw), np.min(scaled)  # the weights without and with ÷√d_k
         return Claim(
             f"Softmax of the scaled scores is softer: the smallest weight grows from {num(low)} to {num(high)},"
-            " and gradients keep flowing.",
+            " so every key still gets a share.",
             True,
         )
     return Claim(

@@ -310,6 +310,9 @@ class CompareScaling(LessonScene):
         if scaled_named:
             bars, title, _ = charts[1]
             self.on_words("against", FadeIn(VGroup(bars.baseline, bars.get_labels(), title)), bars.grow())
+        if "Larger scores" in claim.text:  # the top weight, the one larger scores would push to 1
+            top = charts[0][0].get_bars()[int(np.argmax(sd.softmax_raw))]
+            self.on_words("Larger scores", Indicate(top, color=palette.HIGHLIGHT))
         softer_claim = softer(sd.softmax_raw, sd.softmax_scaled)
         self.narrate(softer_claim.text)
         if scaled_named:

@@ -109,7 +109,9 @@ class UnpackFormula(LessonScene):
             self.play(FadeIn(card, shift=UP * 0.2), *letters)
             self.wait(2.2)
 
-        takeaway = caption("Match queries against keys; where they match, fetch the values.", BODY, font=SERIF)
+        takeaway = caption(
+            "Match queries against keys; the better the match, the more of that value.", BODY, font=SERIF
+        )
         caption_band(takeaway)
         wanted, offered = (glyphs_of(card.body[2], "food") for card in cards[:2])  # the word the two share
         match = VGroup(
@@ -120,9 +122,11 @@ class UnpackFormula(LessonScene):
         fetch = CurvedArrow(
             offered.get_bottom() + DOWN * 0.1, cards[2].get_bottom(), angle=TAU / 6, color=palette.VALUE
         )
-        self.narrate("We score how well each query matches each key; a high score fetches that word's value.")
+        self.narrate(
+            "We score how well each query matches each key; the higher the score, the more of that word's value."
+        )
         self.on_words("matches", *map(Create, match), Create(link))  # the match: "food" asked, "food" offered
-        self.on_words("fetches", Create(fetch), Indicate(cards[2], color=palette.VALUE, scale_factor=1.05))
+        self.on_words("the more of", Create(fetch), Indicate(cards[2], color=palette.VALUE, scale_factor=1.05))
         self.play(Write(takeaway))
         self.wait(2.5)
 

@@ -99,7 +99,7 @@ class LocateAttention(LessonScene):
 
         block = SurroundingRectangle(VGroup(*layer), color=palette.TEXT, buff=0.18, corner_radius=0.15)
         repeat = caption("× N layers", HEADING, font=SERIF).next_to(block, RIGHT, buff=0.3)
-        self.narrate("The layer is stacked N times; every layer works the same way.")
+        self.narrate("The layer is stacked N times; every layer has the same parts, with weights of its own.")
         self.play(Create(block), Write(repeat))
         self.wait(0.5)
 
@@ -278,7 +278,7 @@ class FadeRecurrentSignal(LessonScene):
         self.narrate(f'By "are", {fmt_int(rnn.steps)} steps later, only {fmt(rnn.signal_at_target)} of it is left.')
         self.play(Create(frame))
         self.wait(2)
-        lesson = caption("Sequential models forget: information decays over time steps.", LEAD, font=SERIF)
+        lesson = caption("A plain RNN forgets: a word's signal fades, step by step.", LEAD, font=SERIF)
         lesson.move_to(rate)
         self.narrate("Sequential models struggle with long-range dependencies: information decays over steps.")
         self.play(FadeOut(rate), FadeIn(lesson))

@@ -161,12 +161,10 @@ class CompareContexts(LessonScene):
             self.play(Create(SurroundingRectangle(marked, color=palette.HIGHLIGHT, buff=0.08)))
         verdict = VGroup(
             caption("the weights are computed from the words around it", LEAD),
-            caption("a layer with fixed weights would mix every sentence the same way", BODY, palette.MUTED),
+            caption("fixed mixing weights would mix every sentence the same way", BODY, palette.MUTED),
         ).arrange(DOWN, buff=0.15)
         caption_band(fit_width(verdict, 12))
-        self.narrate(
-            "The weights come from the context: a layer with fixed weights would mix every sentence the same way."
-        )
+        self.narrate("The weights come from the context: fixed mixing weights would mix every sentence the same way.")
         self.play(Write(verdict[0]))
         self.play(FadeIn(verdict[1]))
         self.wait(1.5)

@@ -236,7 +236,7 @@ class TraceRealShift(LessonScene):
         self.play(give_way(shown, LaggedStart(*(FadeIn(column) for column in words[0]), lag_ratio=0.4)), run_time=1.5)
         self.on_words("centre", FadeIn(words[1]))
         self.narrate(  # defined before its numbers are read
-            "To compare meanings, we use the cosine: the dot product over both lengths, 1 for the same direction."
+            "To compare meanings, we use the cosine: the dot product over both lengths; the larger, the closer."
         )
         self.play(FadeIn(table.title), FadeIn(table.header), Write(cosine))
         self.narrate(alone_leaning(rm.focus, rm.alone.cosines).text)

@@ -75,7 +75,7 @@ class RecapSteps(LessonScene):
             ("Softmax per row", r"\mathrm{softmax}(\cdot)", shape(T, T), "Softmax turns each row into weights."),
             ("Weighted sum", r"\alpha V", shape(T, d_k), "Each output row is a weighted sum of the value vectors."),
             (
-                "Output",
+                "Output" if we.W_O is not None else "Join the heads",
                 r"\mathrm{concat}(\text{heads})" + (r"\, W_{O}" if we.W_O is not None else ""),
                 shape(T, d_model),
                 f"The {fmt_int(h)} heads are joined"

@@ -97,10 +97,10 @@ class ConnectGlobally(LessonScene):
                 f"{fmt_int(rnn.steps)} steps",
                 f"{fmt_int(rnn.attention_path_length)} step",
             ),
-            ("signal left", fmt(rnn.signal_at_target), "its weight, at any distance"),
+            ("signal left", fmt(rnn.signal_at_target), "its weight: no fading with distance"),
             ("gradients back", "shrink step after step: can vanish", "one step: no decay with distance"),
             ("order of work", "one token at a time", f"all {fmt_int(rnn.pairs)} pairs at once"),
-            ("mixing words", "a fixed update", "weights from the words"),
+            ("mixing words", "one update rule, every step", "weights for each pair of words"),
         )
         colours = (palette.MUTED, palette.TEXT, palette.HEAT_LOW)  # row names, the RNN, self-attention
         cells = [

@@ -39,7 +39,7 @@ class AttendTrainStation(LessonScene):
         self.narrate(f"Every word of this sentence attends to every word: a {n} × {n} grid of weights.")
         self.play(FadeIn(heat.get_labels()))
         self.play(LaggedStart(*(heat.fill_row(i) for i in range(n)), lag_ratio=0.3, run_time=2.5))
-        self.narrate("Each row is one word asking how much every other word matters to it.")
+        self.narrate("Each row is one word asking how much each word, itself included, matters to it.")
         self.focus_row(heat, focus)
         bars = self.row_bars(heat, focus)
         heading = caption(f"the row of “{tokens[focus]}”", BODY).next_to(bars, UP, buff=0.4)
