@@ -6,15 +6,17 @@ from manim import (
     DOWN,
     LEFT,
     RIGHT,
+    UL,
     UP,
     ArcBetweenPoints,
     Create,
     DashedLine,
+    DashedVMobject,
     Dot,
     FadeIn,
     FadeOut,
-    GrowFromCenter,
     LaggedStart,
+    Square,
     SurroundingRectangle,
     Text,
     Transform,
@@ -26,6 +28,7 @@ from attention_math.types import Complexity
 from scenes.kit import (
     BODY,
     CAPTION,
+    DISPLAY,
     FORMULA,
     HEADING,
     LABEL,
@@ -108,7 +111,7 @@ class ListLimitations(LessonScene):
             self.play(FadeIn(picture, shift=UP * 0.2), FadeIn(note), run_time=1.0)
 
 
-GRID = 3.8  # side of the query-key grid, whatever n: more tokens, smaller cells
+GRID = 4.2  # side of the largest query-key grid; every grid's cells are that grid's size
 
 
 class GrowQuadratically(LessonScene):
@@ -121,29 +124,44 @@ class GrowQuadratically(LessonScene):
         self.tabulate(cost)
 
     def grow_grid(self, lengths: list[int], cells: list[int], doubling: int) -> None:
-        """Each token length as a grid of query-key cells, with its cell count."""
-        center = LEFT * 3.7
-        grid = cell_grid(lengths[0], GRID).move_to(center)
-        label = self.grid_label(lengths[0], cells[0], grid)
+        """Each token length as a grid of query-key cells, with its cell count. The cells keep one size, so the
+        grid's area grows as its cell count does; the grid before stays framed in its corner."""
+        cell = GRID / max(lengths)
+        room = Square(GRID).move_to(LEFT * 3.25 + UP * 0.15)  # where the largest grid will stand
+        corner = room.get_corner(UL)
         axes = VGroup(
-            caption("keys →", SMALL, palette.KEY, font=SERIF).next_to(grid, UP, buff=0.15),
-            caption("queries ↓", SMALL, palette.QUERY, font=SERIF).next_to(grid, LEFT, buff=0.12).align_to(grid, UP),
+            caption("keys →", SMALL, palette.KEY, font=SERIF).next_to(room, UP, buff=0.15).align_to(room, LEFT),
+            caption("queries ↓", SMALL, palette.QUERY, font=SERIF).next_to(room, LEFT, buff=0.12).align_to(room, UP),
+            DashedVMobject(room.set_stroke(palette.MUTED, 2), num_dashes=48),  # the room the largest grid fills
         )
+        grid = cell_grid(lengths[0], lengths[0] * cell, palette.TEXT, 0.45).move_to(corner, aligned_edge=UL)
+        label = self.grid_label(lengths[0], cells[0], room)
         self.narrate("Every token meets every token: n tokens, n being the sequence length, make n times n cells.")
-        self.play(GrowFromCenter(grid), FadeIn(axes), FadeIn(label), run_time=1.2)
+        self.play(FadeIn(grid), FadeIn(axes), FadeIn(label), run_time=1.2)
         self.narrate(f"Each time n doubles, the grid holds {fmt_int(doubling)} times as many cells.")
+        before = VGroup()
         for n, count in zip(lengths[1:], cells[1:], strict=True):
-            bigger = cell_grid(n, GRID).move_to(center)
-            self.play(Transform(grid, bigger), Transform(label, self.grid_label(n, count, bigger)), run_time=1.2)
+            bigger = cell_grid(n, n * cell, palette.TEXT, 0.45).move_to(corner, aligned_edge=UL)
+            was = SurroundingRectangle(grid, color=palette.HIGHLIGHT, buff=0, stroke_width=4)  # the grid before
+            self.add(bigger, grid)  # the old cells on top of their copies: the new ones grow around them
+            self.play(
+                FadeIn(bigger),
+                FadeOut(before),
+                Create(was),
+                Transform(label, self.grid_label(n, count, room)),
+                run_time=1.2,
+            )
+            self.remove(grid)
+            grid, before = bigger, was
             self.wait(0.8)
         times = caption(f"double n  →  ×{fmt_int(doubling)} cells", BODY, palette.HEAT_HIGH, font=SERIF)
         self.play(FadeIn(times.next_to(label, DOWN, buff=0.2)), run_time=0.8)
         self.wait(1.0)
 
     @staticmethod
-    def grid_label(n: int, cells: int, grid: VGroup) -> Text:
+    def grid_label(n: int, cells: int, room: VGroup) -> Text:
         line = caption(f"n = {fmt_int(n)} tokens: {fmt_int(cells)} cells", CAPTION, font=SERIF)
-        return line.next_to(grid, DOWN, buff=0.25)
+        return line.next_to(room, DOWN, buff=0.25)
 
     def tabulate(self, cost: Complexity) -> None:
         """Real sequence lengths: comparisons and the memory of one attention matrix."""
@@ -177,15 +195,15 @@ class GrowQuadratically(LessonScene):
             self.wait(0.6)
         box = SurroundingRectangle(VGroup(*last), color=palette.HEAT_HIGH, buff=0.15)
         self.play(Create(box), run_time=0.8)
-        order = formula(r"O(n^{2} \cdot d_{model})", r"\; + \; O(n \cdot d_{model}^{2})", size=FORMULA).next_to(
-            table, DOWN, buff=0.45
-        )
+        order = formula(
+            r"O(n^{2} \cdot d_{\text{model}})", r"\; + \; O(n \cdot d_{\text{model}}^{2})", size=DISPLAY
+        ).next_to(table, DOWN, buff=0.45)
         self.narrate(
             "Each comparison is a dot product d_k numbers long, in every head; the heads together hold d_model,"
             " so the scores cost order n squared times d_model."
         )
         per_head = formula(r"n^{2} \cdot d_k", r"\cdot h", size=FORMULA).move_to(order[0])
-        heads = formula(r"h \cdot d_k = d_{model}", size=FORMULA, color=palette.MUTED)
+        heads = formula(r"h \cdot d_k = d_{\text{model}}", size=FORMULA, color=palette.MUTED)
         heads.next_to(per_head, RIGHT, buff=0.8)
         self.play(Write(per_head[0]), run_time=0.8)  # pairs, numbers per pair, heads: as the sentence counts them
         self.on_words("in every head", Write(per_head[1]), run_time=0.6)
