@@ -34,7 +34,7 @@ from manim import (
 from attention_math.claims import largest_score
 from attention_math.types import Head
 from scenes.kit import (
-    FORMULA,
+    LABEL,
     LEAD,
     READOUT,
     SMALL,
@@ -127,9 +127,13 @@ class AlignDotProducts(LessonScene):
         self.wait(READ_HOLD)
         self.play(FadeOut(factors), keys[best].animate.set_opacity(0.45), names[best].animate.set_opacity(0.45))
         self.narrate("Key by key, each score is the sum of the products of the query's and the key's numbers.")
-        for j in sorted({*range(min(len(tokens), MAX_PAIRS)), best}):
-            self.show_pair(keys, names, readout, head, j, tokens)
-        self.fill_scores(head, tokens, VGroup(plane, note, query, q_name, keys, names, readout))
+        worked = {j: self.score_chip(head, tokens, j) for j in sorted({*range(min(len(tokens), MAX_PAIRS)), best})}
+        chips = VGroup(*worked.values()).arrange(RIGHT, buff=0.35)
+        fit_width(chips, 6.7 - readout.get_left()[0]).align_to(readout, LEFT)
+        chips.shift((SUBTITLE_TOP + GAP - chips.get_bottom()[1]) * UP)  # the scores so far, just above the subtitles
+        for j, chip in worked.items():
+            self.show_pair(keys, names, readout, head, j, tokens, chip)
+        self.fill_scores(head, tokens, VGroup(plane, note, query, q_name, keys, names, readout), worked)
 
     @staticmethod
     def key_names(keys: VGroup, tokens: list[str], named: Collection[int], taken: list) -> VGroup:
@@ -165,7 +169,7 @@ class AlignDotProducts(LessonScene):
         rows = [
             caption(
                 f"{tokens[j]}:  |q| {fmt(head.query_norms[0])} × |k| {fmt(head.key_norms[j])}"
-                f" × cos {fmt(head.qk_degrees[0, j], 0)}° = {fmt(head.scores[0, j])}",
+                f" × cos {fmt(head.qk_degrees[0, j], 1)}° = {fmt(head.scores[0, j])}",  # to a tenth: checks by hand
                 LEAD,
                 palette.KEY,
             )
@@ -181,8 +185,18 @@ class AlignDotProducts(LessonScene):
         value = DecimalNumber(head.scores[0, j], num_decimal_places=2, font_size=48)
         return VGroup(lhs, value.next_to(lhs, RIGHT, buff=0.2))
 
-    def show_pair(self, keys: VGroup, names: VGroup, readout: VGroup, head: Head, j: int, tokens: list[str]) -> None:
-        """Light key ``j`` and write its score out: the query's and the key's numbers, multiplied row by row."""
+    @staticmethod
+    def score_chip(head: Head, tokens: list[str], j: int) -> VGroup:
+        """Key ``j``'s word and its score with the first query, kept once worked out: row 1 of the grid to come."""
+        return VGroup(
+            TokenLabel(tokens[j], font_size=20, color=palette.KEY), caption(fmt(head.scores[0, j]), LABEL)
+        ).arrange(DOWN, buff=0.08)
+
+    def show_pair(
+        self, keys: VGroup, names: VGroup, readout: VGroup, head: Head, j: int, tokens: list[str], chip: VGroup
+    ) -> None:
+        """Light key ``j`` and write its score out: the query's and the key's numbers, multiplied row by row; the
+        score stays, in ``chip``."""
         table = products(head, 0, j, tokens[j])
         fit_width(table, 6.7 - readout.get_left()[0]).next_to(readout, DOWN, buff=0.35).align_to(readout, LEFT)
         readout[1].set_value(head.scores[0, j])  # at once: never a sum beside products it does not equal
@@ -193,23 +207,22 @@ class AlignDotProducts(LessonScene):
         self.play(LaggedStart(*rows, lag_ratio=0.6 if first else 0.1), run_time=2.4 if first else 0.5)
         self.wait(1.0 if first else 0.5)
         dim = [keys[j].animate.set_opacity(0.45), names[j].animate.set_opacity(0.45)]
-        self.play(*dim, FadeOut(table), run_time=0.4)
+        self.play(*dim, FadeOut(table), FadeIn(chip, shift=DOWN * 0.1), run_time=0.4)
 
-    def fill_scores(self, head: Head, tokens: list[str], old: VGroup) -> None:
-        """The QKᵀ grid: row 1 cell by cell, then the other rows."""
+    def fill_scores(self, head: Head, tokens: list[str], old: VGroup, worked: dict[int, VGroup]) -> None:
+        """The QKᵀ grid: row 1 from the scores just worked out, each moving into its cell, then the other rows."""
         self.narrate("Every query meets every key: the scores fill the grid QKᵀ, one row per query.")
         grid = token_matrix(head.scores, tokens, r"QK^{T}", col_labels=tokens, max_cols=MAX_ROWS)
         fit_width(grid, 12).move_to(DOWN * 0.3)
-        self.swap(old, grid.get_frame())
-        pair = formula(r"q_i \cdot k_j", size=FORMULA, color=palette.MUTED)
-        for i in (i for i in grid.shown_rows if i is not None):
-            cells = grid.get_row(i)
-            if i == 0:
-                for cell in cells:
-                    self.play(FadeIn(cell, scale=1.4), pair.animate.next_to(cell, DOWN, buff=0.05), run_time=0.35)
-                self.remove(pair)
-            else:
-                self.play(LaggedStart(*(FadeIn(c) for c in cells), lag_ratio=0.15), run_time=0.5)
+        self.play(give_way(old, FadeIn(grid.get_frame())), run_time=1.0)  # the scores worked out stay
+        shown = {j: chip for j, chip in worked.items() if grid.is_shown(0, j)}
+        moved = [ReplacementTransform(chip[1], grid.get_entry(0, j)) for j, chip in shown.items()]
+        rest = [FadeIn(grid.get_entry(0, j)) for j in grid.shown_cols if j is not None and j not in worked]
+        gone = [FadeOut(chip[0]) for chip in worked.values()]
+        gone += [FadeOut(chip[1]) for j, chip in worked.items() if j not in shown]
+        self.play(LaggedStart(*moved, lag_ratio=0.2), *rest, *gone, run_time=1.4)  # row 1 is what was just computed
+        for i in (i for i in grid.shown_rows if i not in (None, 0)):
+            self.play(LaggedStart(*(FadeIn(c) for c in grid.get_row(i)), lag_ratio=0.15), run_time=0.5)
         self.narrate("Rows are queries, columns are keys: each row scores one query against every key.")
         self.play(Indicate(grid.get_row_labels(), color=palette.QUERY, scale_factor=1.15), run_time=1.2)
         self.play(Indicate(grid.get_column_labels(), color=palette.KEY, scale_factor=1.15), run_time=1.2)
