@@ -44,6 +44,7 @@ from scenes.kit import (
 )
 from scenes.kit.diagrams import Card, LabelBox, ShapeBlock, connect
 from scenes.kit.layout import CAPTION_TOP, GAP, caption_band, drawn_to_fit
+from scenes.kit.motion import give_way
 from scenes.kit.text import attention_formula
 
 
@@ -298,7 +299,7 @@ class TrackShapes(LessonScene):
         lines = (
             "Projecting: n by d model times d model by d k gives n by d k. Keys and values alike.",
             "Queries times keys transposed: one score for every pair of tokens, n by n.",
-            "Softmax keeps the n by n shape: the weights α. α times the values gives Z, "
+            "Softmax, row by row, keeps the n by n shape: the weights α. α times the values gives Z, "
             "one output row of size d_v per token.",
         )
         self.narrate(
@@ -309,12 +310,13 @@ class TrackShapes(LessonScene):
         self.on_words("n tokens", Indicate(rows[0][1][0], color=palette.HIGHLIGHT))  # n tokens, d_model numbers each
         for i, (row, line) in enumerate(zip(rows, lines, strict=True)):
             self.narrate(line)
-            if i:
-                self.swap(rows[i - 1], row[0])
+            if i:  # the last result moves to where the next product uses it; the rest of the last product goes
+                rules, blocks = rows[i - 1]
+                carry = ReplacementTransform(blocks[-1], row[1][0])  # Q into Q·Kᵀ; QKᵀ, softmaxed, into α·V
+                self.play(give_way(VGroup(rules, *blocks[:-1]), Write(row[0])), carry, run_time=1.4)
             else:
                 self.play(Write(row[0]))
-            parts = row[1][1:] if i == 0 else row[1]  # the first product's X is already there
-            self.play(LaggedStart(*(FadeIn(part) for part in parts), lag_ratio=0.4), run_time=1.5)
+            self.play(LaggedStart(*(FadeIn(part) for part in row[1][1:]), lag_ratio=0.4), run_time=1.5)
 
         self.narrate("For a batch of B sentences, the output is B by n by d v.")
         self.play(Write(batch), FadeIn(batch_sizes))
