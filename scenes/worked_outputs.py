@@ -295,8 +295,20 @@ class CombineHeads(LessonScene):
                 else:
                     moves.append(FadeOut(cell))
         rest = [FadeIn(cell) for key, cell in concat.entries.items() if key not in landed]
-        frames = [FadeOut(VGroup(o.brackets, o.row_labels, o.ellipses)) for o in outputs]
-        return AnimationGroup(*moves, *rest, *frames, FadeIn(concat.get_frame()))
+        first, last = outputs[0], outputs[-1]
+        # the outer brackets and the row labels become the concatenation's; the inner brackets go
+        kept = [(first.brackets[0], concat.brackets[0]), (last.brackets[-1], concat.brackets[-1])]
+        kept.append((first.row_labels, concat.row_labels))
+        inner = [b for o in outputs for b in o.brackets if b not in (first.brackets[0], last.brackets[-1])]
+        others = [o.row_labels for o in outputs[1:]] + [o.ellipses for o in outputs]
+        frame = VGroup(concat.ellipses, concat.col_labels, concat.name)
+        return AnimationGroup(
+            *moves,
+            *rest,
+            *(ReplacementTransform(a, b) for a, b in kept),
+            FadeOut(VGroup(*inner, *others)),
+            FadeIn(frame),
+        )
 
     def head_braces(self, concat: LabelledMatrix, h: int, d_k: int) -> VGroup:
         """Under the concatenation, which columns came from which head."""
