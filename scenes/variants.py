@@ -285,6 +285,12 @@ class AttendAcross(LessonScene):
         self.on_words("the encoder's states", FadeIn(link[3], shift=UP * 0.1))
 
 
+def distinct_row(rows: np.ndarray, among: list[int]) -> int:
+    """Of the rows ``among``, the one farthest from its nearest neighbour: the one a viewer can follow."""
+    gaps = [min((np.abs(rows[i] - rows[j]).max() for j in among if j != i), default=0.0) for i in among]
+    return among[int(np.argmax(gaps))]
+
+
 class ShuffleTokens(LessonScene):
     """Reverse the words: every word keeps its output, only its place moves, so attention alone is blind to order."""
 
@@ -323,6 +329,11 @@ class ShuffleTokens(LessonScene):
         )
         self.narrate("Every word gets exactly the same output as before: only its place has moved.")
         self.play(LaggedStart(*map(GrowArrow, arrows), lag_ratio=0.2))
+        old = distinct_row(we.output, [i for i in before.shown_rows if i is not None])  # the row easiest to tell apart
+        new = s.order.index(old)
+        if after.is_shown(new, 0):  # followed to its new place: the same numbers, in both frames
+            frames = (before.row_frame(old), after.row_frame(new))
+            self.on_words("only its place", *(Create(f) for f in frames), run_time=0.8)
         verdict = VGroup(
             caption("attention alone sees a set of words, not an order", LEAD),
             caption(
