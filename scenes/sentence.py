@@ -20,6 +20,7 @@ from manim import (
 
 from attention_math.claims import row_meaning
 from scenes.kit import BODY, HEADING, Heatmap, LessonScene, SoftmaxBars, caption, palette
+from scenes.kit.motion import give_way
 
 DIMMED = 0.25  # opacity of the rows that are not the focus word's
 
@@ -35,24 +36,28 @@ class AttendTrainStation(LessonScene):
         title = self.show_title(sentence[:1].upper() + sentence[1:])
         cell = min(0.75, 5.2 / len(tokens))
         heat = Heatmap(weights, tokens, cell=cell).next_to(title, DOWN, buff=0.3).to_edge(LEFT, buff=0.6)
+        beside = heat.get_x()
+        heat.set_x(0)  # in the middle while it is the whole picture; to the left when the bars come
         n = len(tokens)
         self.narrate(f"Every word of this sentence attends to every word: a {n} × {n} grid of weights.")
         self.play(FadeIn(heat.get_labels()))
         self.play(LaggedStart(*(heat.fill_row(i) for i in range(n)), lag_ratio=0.3, run_time=2.5))
         self.narrate("Each row is one word asking how much each word, itself included, matters to it.")
-        self.focus_row(heat, focus)
+        frame = self.focus_row(heat, focus)
         bars = self.row_bars(heat, focus)
         heading = caption(f"the row of “{tokens[focus]}”", BODY).next_to(bars, UP, buff=0.4)
         VGroup(bars, heading).next_to(title, DOWN, buff=0.5).to_edge(RIGHT, buff=0.7)
         self.narrate(f"Read the row of '{tokens[focus]}' as bars: its attention, shared out over the sentence.")
-        self.play(FadeIn(heading), FadeIn(VGroup(bars.baseline, bars.get_labels())))
+        self.play(
+            VGroup(heat, frame).animate.set_x(beside), FadeIn(heading), FadeIn(VGroup(bars.baseline, bars.get_labels()))
+        )
         self.play(bars.grow(run_time=1.5))
         self.call_out(heat, VGroup(heading, bars), tokens, focus, other)
         self.finish_narration()
         self.wait(1.5)
 
-    def focus_row(self, heat: Heatmap, focus: int) -> None:
-        """Dim every row but the focus word's, and frame it."""
+    def focus_row(self, heat: Heatmap, focus: int) -> Rectangle:
+        """Dim every row but the focus word's, and frame it; the frame."""
         others = VGroup(*(heat.get_row(i) for i in range(len(heat.row_labels)) if i != focus))
         digits = VGroup(*(heat.get_row_digits(i) for i in range(len(heat.row_labels)) if i != focus))
         frame = Rectangle(
@@ -64,6 +69,7 @@ class AttendTrainStation(LessonScene):
             Create(frame),
             heat.row_labels[focus].animate.set_color(palette.QUERY),
         )
+        return frame
 
     def row_bars(self, heat: Heatmap, row: int) -> SoftmaxBars:
         """One row of the weights as bars, coloured on the heatmap's scale: one weight, one colour."""
@@ -105,8 +111,8 @@ class AttendTrainStation(LessonScene):
         self.narrate(back.text)
         self.play(
             Transform(mark, self.bar_frame(its_bars, answer)),  # the weight the sentence names, in that row
-            Transform(bars, its_bars),  # the bars now read the row the sentence is about
-            Transform(heading, its_heading),
+            Transform(bars.get_bars(), its_bars.get_bars()),  # the bars now read the row the sentence is about
+            give_way(VGroup(heading, bars.get_numbers()), FadeIn(its_heading), FadeIn(its_bars.get_numbers())),
             Create(frame),
             heat.row_labels[other].animate.set_color(palette.HIGHLIGHT),
             row.animate.set_fill(opacity=1.0),  # out of the dimmed rows: this row is the one read now
