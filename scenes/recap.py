@@ -200,8 +200,10 @@ class QuizAttention(LessonScene):
         """Show the question, let a timer bar run out, then reveal the answer (left on screen)."""
         count = notation(caption(f"Question {index + 1} of {len(QUIZ)}", CAPTION, palette.MUTED, font=SERIF))
         asked = caption(question, QUESTION, font=SERIF, line_spacing=1.1)
-        card = VGroup(count, asked).arrange(DOWN, buff=0.3)
-        timer = Line(LEFT * 3, RIGHT * 3, color=palette.HEAT_LOW, stroke_width=8).next_to(card, DOWN, buff=0.4)
+        card = VGroup(count, asked).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
+        timer = Line(LEFT * 3, RIGHT * 3, color=palette.HEAT_LOW, stroke_width=8)
+        think = caption("time to think", CAPTION, palette.MUTED, font=SERIF).next_to(timer, RIGHT, buff=0.3)
+        clock = VGroup(timer, think).next_to(card, DOWN, buff=0.5, aligned_edge=LEFT)
         colours = {
             "q": palette.QUERY.to_hex(),
             "k": palette.KEY.to_hex(),
@@ -210,17 +212,18 @@ class QuizAttention(LessonScene):
         }
         lines = answer.format(**colours).split("\n")
         reply = VGroup(*(caption(line, ANSWER, font=SERIF, markup=True) for line in lines))
-        reply.arrange(DOWN, aligned_edge=LEFT, buff=0.2).next_to(timer, DOWN, buff=0.5)
-        fit_width(reply, 13.0)
-        whole = VGroup(card, timer, reply)  # the question and its answer, centred in the room below the title
-        whole.move_to(UP * MIDDLE).shift(UP * max(0.0, SUBTITLE_TOP + GAP - whole.get_bottom()[1]))
+        reply.arrange(DOWN, aligned_edge=LEFT, buff=0.2).next_to(clock, DOWN, buff=0.5, aligned_edge=LEFT)
+        fit_width(reply, 12.6)
+        whole = VGroup(card, clock, reply)  # one left edge for every question: the answers never jump sideways
+        whole.move_to(UP * MIDDLE).to_edge(LEFT, buff=0.9)
+        whole.shift(UP * max(0.0, SUBTITLE_TOP + GAP - whole.get_bottom()[1]))
         whole.shift(DOWN * max(0.0, whole.get_top()[1] - TOP))
         self.narrate(question.replace("\n", " ") + " Pause and think.")
-        self.play(FadeIn(card, shift=0.2 * DOWN), FadeIn(timer), run_time=0.8)
+        self.play(FadeIn(card, shift=0.2 * DOWN), FadeIn(clock), run_time=0.8)
         self.finish_narration()
         self.play(timer.animate.scale(0.001, about_edge=LEFT), run_time=self.THINK_SECONDS, rate_func=linear)
         speaking = speaking_time(self.narrate(said))
-        self.play(FadeOut(timer), FadeIn(reply[0], shift=0.2 * UP), run_time=0.8)
+        self.play(FadeOut(clock), FadeIn(reply[0], shift=0.2 * UP), run_time=0.8)
         between = max(0.0, speaking - 0.8) / len(reply) - 0.5
         for line in reply[1:]:  # the answer line by line while it is said
             self.wait(max(0.1, between))
