@@ -142,7 +142,9 @@ def map_move(word: str, before: dict[str, float], after: dict[str, float]) -> Cl
     was = min(before, key=before.__getitem__)
     said = f"'{word}' is now {num(after[nearest])} from the {nearest} centre, {num(before[nearest])} before:"
     if after[nearest] < before[nearest]:
-        return Claim(f"{said} it moved toward {nearest}.", True)
+        others = sorted((n for n in after if n != nearest), key=after.__getitem__)
+        than = f", {num(after[others[0]])} from {others[0]}" if others else ""  # the runner-up: how clear it is
+        return Claim(f"{said[:-1]}{than}: it moved toward {nearest}.", True)
     if nearest == was:
         return Claim(f"{said} it drifted away, yet {nearest} is still its nearest centre.", False)
     return Claim(f"{said} it moved away from {was} faster, so {nearest} is now nearest.", False)

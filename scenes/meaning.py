@@ -144,6 +144,11 @@ class ShiftMeaning(LessonScene):
         self.play(FadeIn(table.get_row(1)))
         verdict = self.verdict(case).next_to(table, DOWN, buff=0.5)
         self.play(Write(verdict))
+        names = list(meaning.regions)
+        for runner in sorted(case.distance_after, key=case.distance_after.__getitem__)[1:2]:  # the centre it left
+            if f"from {runner}:" in self.saying[0]:
+                cell = table.get_entry(1, names.index(runner))
+                self.on_words(f"from {runner}:", Indicate(cell, color=cluster_color(runner)))
         self.finish_narration()
         self.wait(1.5)
         for token in context.words:

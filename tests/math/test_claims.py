@@ -139,6 +139,9 @@ def check_map_move(text: str, ex: dict, case: int) -> None:
     assert after[name] == pytest.approx(min(after.values())), "the centre named is not the nearest"
     if "moved toward" in text:
         assert after[name] < before[name]
+    if match := re.search(r", (\d+\.\d\d) from (\w+):", text):  # the runner-up centre, farther
+        distance, other = match.groups()
+        assert close(distance, after[other]) and after[other] > after[name]
     if "still its nearest" in text:
         assert min(before, key=before.get) == name and after[name] >= before[name]
 
