@@ -144,7 +144,8 @@ class MeaningMap(VGroup):
 
     def obstacles(self, exclude: WordMark | None = None) -> list[Mobject]:
         """Everything a label must not touch: centre rings, region names, every dot, the labels placed so far."""
-        found = [r.centre for r in self.regions.values()] + [r.title for r in self.regions.values()]
+        found = [r.centre.copy().scale(2.2) for r in self.regions.values()]  # a ring's surroundings: labels keep off
+        found += [r.title for r in self.regions.values()]
         for mark in self.marks.values():
             if mark is not exclude:
                 found += [mark.dot, mark.label] if mark.placed else [mark.dot]
