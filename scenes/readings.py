@@ -13,8 +13,8 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
+    Indicate,
     LaggedStart,
-    ReplacementTransform,
     SurroundingRectangle,
     VGroup,
     Write,
@@ -23,16 +23,19 @@ from manim import (
 from scenes.kit import (
     BODY,
     CAPTION,
+    FORMULA,
     LABEL,
     LEAD,
     LabelledMatrix,
     LessonScene,
     SoftmaxBars,
     caption,
+    formula,
     notation,
     palette,
 )
-from scenes.kit.layout import caption_band, fit_width
+from scenes.kit.layout import CAPTION_TOP, caption_band, fit_content, fit_width
+from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt, places_for, vector_text
 
 STORY_WORD = "apple"  # the slide deck's story is about this word's row; any other example reads its middle word
@@ -181,21 +184,28 @@ class SumTrainContext(LessonScene):
     def construct(self) -> None:
         ts = self.values.train_station
         f, tokens = ts.focus, ts.tokens
-        title = self.show_title(f"“{tokens[f]}” in context: the weighted sum")
+        self.show_title(f"“{tokens[f]}” in context: the weighted sum")
         weights = LabelledMatrix(ts.weights[f][:, None], row_labels=tokens, name=r"\alpha", font_size=26, places=3)
         terms = LabelledMatrix(ts.focus_terms, name=r"\alpha_j\, x_j", font_size=26, color=palette.VALUE)
-        VGroup(weights, terms).arrange(RIGHT, buff=1.0).next_to(title, DOWN, buff=0.5).to_edge(LEFT, buff=0.8)
-        self.narrate(f"Now finish what '{tokens[f]}' reads: its row of weights, one per word.")
-        self.play(FadeIn(weights))
-        vectors = LabelledMatrix(ts.embeddings, name="x_j", font_size=26).move_to(terms, aligned_edge=UP)
-        self.narrate("Each word's vector is scaled by its weight.")
-        self.play(FadeIn(vectors))  # the vectors themselves first, then each row times its weight
-        self.wait(1.0)
-        self.play(ReplacementTransform(vectors, terms), run_time=1.2)
         total = LabelledMatrix(ts.output[f][None, :], name=r"\sum_j \alpha_j x_j", font_size=30, color=palette.VALUE)
-        total.next_to(terms, RIGHT, buff=0.9)
         alone = vector_text(ts.embeddings[f], places_for(ts.embeddings))
-        before = caption(f"“{tokens[f]}” on its own: {alone}", LABEL, palette.MUTED).next_to(total, DOWN, buff=0.4)
+        before = caption(f"“{tokens[f]}” on its own: {alone}", LABEL, palette.MUTED)
+        VGroup(weights, terms, total).arrange(RIGHT, buff=1.0)
+        before.next_to(total, DOWN, buff=0.4)
+        figure = VGroup(weights, terms, total, before)
+        grown = figure.width
+        fit_content(figure, width=12.4, bottom=CAPTION_TOP)  # as large as the frame allows, the caption band free
+        vectors = LabelledMatrix(ts.embeddings, name="x_j", font_size=26).scale(figure.width / grown)
+        vectors.move_to(terms, aligned_edge=UP)
+        times = formula(r"\times", size=FORMULA).move_to(VGroup(weights.cells, vectors.cells))  # row by row
+        times.set_x((weights.get_right()[0] + vectors.get_left()[0]) / 2)
+        self.narrate(f"Now finish what '{tokens[f]}' reads: its weights, and each word's vector.")
+        self.play(FadeIn(weights), FadeIn(vectors))  # the two factors side by side from the first frame
+        self.on_words("each word's vector", Indicate(vectors.get_name(), color=palette.HIGHLIGHT))
+        self.narrate("Each word's vector is scaled by its weight.")
+        self.on_words("scaled", FadeIn(times))
+        self.play(give_way(vectors, FadeIn(terms)), run_time=1.2)  # a fade: morphing digits garbles them
+        self.play(FadeOut(times), run_time=0.4)
         self.narrate(
             f"Add the scaled vectors up, unrounded: that sum is the new, context-aware vector of '{tokens[f]}'."
         )
