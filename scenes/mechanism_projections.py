@@ -64,10 +64,10 @@ class SeparateRoles(LessonScene):
         self.narrate(
             "So far, each word scored the others with its own vector: it asks, and it answers, with the same numbers."
         )
-        self.play(FadeIn(problem[0]))
+        self.play(FadeIn(problem[0]), FadeIn(mirror.cells))  # the opening: the problem and its grid of scores
         self.play(Write(problem[1]))
         self.narrate("The scores would be symmetric: a pair scores the same both ways.")
-        self.play(FadeIn(problem[2]), FadeIn(mirror.cells))
+        self.play(FadeIn(problem[2]))
         pair = VGroup(*(SurroundingRectangle(mirror.cells[k], color=palette.HIGHLIGHT) for k in (1, 3)))
         self.on_words("a pair", *map(Create, pair))  # one pair, mirrored across the diagonal
         self.narrate(
@@ -99,9 +99,9 @@ class SeparateRoles(LessonScene):
         )
 
         self.narrate("So we project each word into three roles, with three learned matrices.")
-        self.play(FadeOut(VGroup(problem, mirror, pair)), FadeIn(word))
+        self.play(give_way(VGroup(problem, mirror, pair), FadeIn(word)), run_time=1.0)
         self.on_words(
-            "three learned",
+            "three roles",
             LaggedStart(*(AnimationGroup(GrowArrow(arrows[i]), FadeIn(matrices[i])) for i in range(3)), lag_ratio=0.4),
         )
         for i, said in enumerate(
