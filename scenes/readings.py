@@ -110,7 +110,7 @@ class ReadWeightRow(LessonScene):
         marks = [Create(SurroundingRectangle(m, color=palette.HIGHLIGHT, buff=0.08)) for m in tops_shown]
         if len(tops) > 1:
             self.narrate(f"Now the row of '{tokens[i]}', in head 1 and in a second head, with matrices of its own.")
-            self.play(FadeOut(left), *axes)
+            self.play(give_way(left, *axes), run_time=1.0)  # never the old words under the new headings
             self.on_words("in head 1", charts[0][1].grow(run_time=1.0))  # each head's row as it is named
             self.on_words("a second head", charts[1][1].grow(run_time=1.0))
             self.narrate(f"The largest share goes in {said}. A later step joins the two heads.")
@@ -118,7 +118,7 @@ class ReadWeightRow(LessonScene):
                 self.on_words(f"head {n + 1} to", mark)
         else:
             self.narrate(f"Now the row of '{tokens[i]}'. The largest share goes in {said}.")
-            self.play(FadeOut(left), *axes)
+            self.play(give_way(left, *axes), run_time=1.0)
             self.play(charts[0][1].grow(run_time=1.0))
             self.play(marks[0])
         note = caption(
