@@ -46,7 +46,7 @@ from scenes.kit import (
 from scenes.kit.cosine_plane import CosinePlane
 from scenes.kit.diagrams import ModelFlow
 from scenes.kit.layout import MIDDLE, SUBTITLE_TOP, TOP, grow_within
-from scenes.kit.meaning_map import WordMark, cluster_color, place_label
+from scenes.kit.meaning_map import WordMark, cluster_color, clusters_said, place_label
 from scenes.kit.motion import give_way
 from scenes.kit.shift_table import ShiftTable
 
@@ -158,7 +158,9 @@ class TraceRealShift(LessonScene):
 
     def show_overview(self, rm: dict, plane: VectorPlane, flow: VGroup) -> VGroup:
         overview = VGroup(plane)
-        self.narrate("Each cluster word is read on its own: fruit in pink, tech in blue. Rings mark each centre.")
+        self.narrate(
+            f"Each cluster word is read on its own: {clusters_said(list(rm.cluster_words))}. Rings mark each centre."
+        )
         self.play(FadeOut(flow))  # its 2 numbers are what the plane now plots
         rings = {}
         for name in rm.cluster_words:
@@ -231,7 +233,8 @@ class TraceRealShift(LessonScene):
         room = table.get_left()[0] + config.frame_width / 2 - 1.0  # the width left of the table
         grow_within(left, room, TOP - SUBTITLE_TOP - 0.4).move_to([table.get_left()[0] - 0.5 - room / 2, MIDDLE, 0])
         self.narrate(
-            "Each cluster word is read on its own: fruit in pink, tech in blue. A meaning's centre is their average."
+            f"Each cluster word is read on its own: {clusters_said(list(rm.cluster_words))}. "
+            "A meaning's centre is their average."
         )
         self.play(give_way(shown, LaggedStart(*(FadeIn(column) for column in words[0]), lag_ratio=0.4)), run_time=1.5)
         self.on_words("centre", FadeIn(words[1]))

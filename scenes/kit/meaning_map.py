@@ -29,6 +29,16 @@ from .tokens import TokenLabel
 from .vectors import VectorPlane, nice_extent
 
 CLUSTER_COLORS = {"fruit": palette.FRUIT, "tech": palette.TECH}
+COLOUR_WORDS = {"fruit": "pink", "tech": "blue"}  # how the narration names them
+
+
+def clusters_said(names: Sequence[str]) -> str:
+    """The clusters as the narration names them: with their colours where they have their own."""
+    if all(name in COLOUR_WORDS for name in names):
+        return ", ".join(f"{name} in {COLOUR_WORDS[name]}" for name in names)
+    return " and ".join(f"the {name} words" for name in names)
+
+
 LABEL_DIRECTIONS = (DOWN, UP, RIGHT, LEFT, DR, UR, DL, UL)
 REGION_MARGIN = 0.45  # how far a cluster's region reaches beyond its farthest word
 NUMBER_SCALE = 1.0  # numbers are set in the labels' font now (was 1.25 for TeX digits)

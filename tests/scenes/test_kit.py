@@ -161,3 +161,10 @@ def test_drawn_to_fit_draws_smaller_until_the_drawing_fits_and_stops_at_its_floo
     assert 2.7 < square.width <= 3  # the first size, cut by tenths, that fits: 0.9 ** 12 = 0.282
     never = drawn_to_fit(lambda size: Square(size), 1.0, lambda s: False, floor=0.5)
     assert 0.45 < never.width <= 0.5  # given up at the floor, not looping on
+
+
+def test_clusters_are_named_by_colour_only_when_they_have_their_own():
+    from scenes.kit.meaning_map import clusters_said
+
+    assert clusters_said(["fruit", "tech"]) == "fruit in pink, tech in blue"
+    assert clusters_said(["river", "money"]) == "the river words and the money words"  # both drawn grey
