@@ -182,6 +182,16 @@ def both_fall(focus: str, alone: dict[str, float], sentences: Sequence[dict[str,
     )
 
 
+def context_decides(focus: str, size: int, sentences: Sequence[dict[str, float]]) -> Claim:
+    """Whether the sentences leave ``focus`` closest to different meanings (the context decides which), or
+    all to the same one; ``about`` holds each sentence's nearest meaning."""
+    nearest = tuple(max(now, key=now.__getitem__) for now in sentences)
+    said = f"The same word, moved by its context: in the model's full {size}-dimensional space, "
+    if len(set(nearest)) > 1:
+        return Claim(said + "the context decides which meaning it is closer to.", True, nearest)
+    return Claim(said + f"though in every sentence here it stays closer to {nearest[0]}.", False, nearest)
+
+
 def toy_match(tokens: Sequence[str], head_weights: Sequence[Array], focus: str, word: str) -> Claim:
     """The toy head whose row of ``focus`` looks most (of the other words) at the ``word`` a real head chose;
     head 1 with a neutral sentence when none does. ``about`` holds the head's place."""
@@ -227,6 +237,8 @@ def lesson_claims(values: LessonValues) -> dict[str, list[Claim]]:
     if "real_model" in values.declared:
         rm = values.real_model
         moves = [cosine_move(rm.focus, s.text, rm.alone.cosines, s.cosines) for s in rm.sentences]
-        fallen = both_fall(rm.focus, rm.alone.cosines, [s.cosines for s in rm.sentences])
-        claims["real-shift"] = [alone_leaning(rm.focus, rm.alone.cosines), *moves, fallen]
+        cosines = [s.cosines for s in rm.sentences]
+        fallen = both_fall(rm.focus, rm.alone.cosines, cosines)
+        decides = context_decides(rm.focus, rm.hidden_size, cosines)
+        claims["real-shift"] = [alone_leaning(rm.focus, rm.alone.cosines), *moves, fallen, decides]
     return claims

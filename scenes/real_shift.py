@@ -27,7 +27,7 @@ from manim import (
     config,
 )
 
-from attention_math.claims import alone_leaning, both_fall, cosine_move
+from attention_math.claims import alone_leaning, both_fall, context_decides, cosine_move
 from scenes.kit import (
     BODY,
     CELL,
@@ -74,7 +74,7 @@ class TraceRealShift(LessonScene):
 
     def construct(self) -> None:
         rm = self.values.real_model
-        title = self.show_title()
+        title = self.show_title(f"The real shift: {rm.focus} in context")  # the example's word, not always apple
         self.obstacles: list = []
         if len(rm.cluster_words) == 2:  # two meanings: two cosines, measured in the full space, are the picture
             table = self.similarity_table(rm).scale(1.25).next_to(title, DOWN, buff=0.5).to_edge(RIGHT, buff=0.35)
@@ -90,7 +90,9 @@ class TraceRealShift(LessonScene):
         self.shown_moves: list[VGroup] = []
         for k in range(len(rm.sentences)):
             self.show_sentence(rm, k, zoom, table)
-        alone_words = caption("the centres: cluster words read alone, no sentence", LABEL, palette.MUTED)
+        alone_words = VGroup(
+            *(caption(line, LABEL, palette.MUTED) for line in ("the centres: cluster words", "read alone, no sentence"))
+        ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)  # two short lines: a long sentence makes the table wide
         alone_words.next_to(table, DOWN, buff=0.5).align_to(table, LEFT)  # under the table: the plane takes the height
         self.narrate("The centres come from the cluster words read alone, without a sentence around them.")
         self.play(FadeIn(alone_words, shift=UP * 0.1))
@@ -99,17 +101,18 @@ class TraceRealShift(LessonScene):
         if fallen.holds:  # the sentences that fell away from every centre, pointed at as they are counted
             lit = [self.shown_moves[k].animate.set_opacity(1) for k in fallen.about]
             self.on_words("falls away", *lit, *(Indicate(self.shown_moves[k][0]) for k in fallen.about))
+        decides = context_decides(rm.focus, rm.hidden_size, [s.cosines for s in rm.sentences])
+        lines = ("its sentence decides", "which meaning it is closer to")
+        if not decides.holds:  # every sentence left it nearest the same meaning: say so, not the general rule
+            lines = ("moved by each sentence,", f"yet closest to {decides.about[0]} in all")
         moral = VGroup(
             caption(f"one word, “{rm.focus}”:", LABEL),
-            caption("its sentence decides which meaning it is closer to", LABEL),
+            VGroup(*(caption(line, LABEL) for line in lines)).arrange(DOWN, buff=0.12, aligned_edge=LEFT),
         ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
-        self.narrate(
-            f"The same word, moved by its context: in the model's full {rm.hidden_size}-dimensional space, "
-            "the context decides which meaning it is closer to."
-        )
+        self.narrate(decides.text)
         moral.move_to(alone_words, aligned_edge=UP + LEFT)
         self.play(FadeOut(alone_words), FadeIn(moral[0]))
-        self.on_words("the context decides", FadeIn(moral[1]))  # the claim, as it is said
+        self.on_words("the context decides" if decides.holds else "though", FadeIn(moral[1]))  # as it is said
         self.wait(1.0)
 
     @staticmethod

@@ -174,7 +174,11 @@ def test_the_real_model_moves_are_read_from_its_cosines():
     alone = rm.alone.cosines
     leaning = re.search(r"leans (\S+):", said[0].text).group(1)
     assert alone[leaning] == max(alone.values())
-    *moves, fallen = said[1:]
+    *moves, fallen, decides = said[1:]
+    nearest = {max(s.cosines, key=s.cosines.get) for s in rm.sentences}  # worked out here
+    assert ("the context decides" in decides.text) == (len(nearest) > 1)
+    if len(nearest) == 1:
+        assert f"stays closer to {nearest.pop()}" in decides.text
     dropped = [s for s in rm.sentences if all(s.cosines[n] < alone[n] for n in alone)]  # worked out here
     if dropped:
         count = re.search(r"In (\d+) of the (\d+) sentences", fallen.text).groups()
