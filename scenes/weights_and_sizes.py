@@ -171,10 +171,11 @@ class CompareSizes(LessonScene):
         self.finish_narration()
         self.wait(READ_HOLD)
         self.narrate(
-            f"Only the outputs are split: {model.heads} heads of {model.d_k} concatenate back to {model.d_model}."
+            f"Each head's output has {model.d_k} numbers too: {model.heads} of them concatenate back to "
+            f"{model.d_model}."
         )
         others = [FadeIn(VGroup(f, s)) for f, s in zip(split.funnels[1:], split.slots[1:], strict=True)]
-        self.on_words(f"{model.heads} heads", FadeOut(split.reads), LaggedStart(*others, lag_ratio=0.15), run_time=2)
+        self.on_words(f"{model.heads} of them", FadeOut(split.reads), LaggedStart(*others, lag_ratio=0.15), run_time=2)
         self.on_words("concatenate", split.join(), run_time=1.2)
         self.play(GrowFromCenter(split.brace), FadeIn(split.total))
 
@@ -209,8 +210,8 @@ class HeadSplit(VGroup):
         # where the other heads' slots come later, right, clear of the first funnel: it goes when they come
         self.reads = reads.move_to(self.slots[1:]).align_to(bar, RIGHT)
         below = self.slots.get_y() - self.HIGH - 0.45
-        self.joined = VGroup(
-            *(s.copy().move_to([x, below, 0]) for s, x in zip(self.slots, self.joined_xs(), strict=True))
+        self.joined = VGroup(  # each head's output, d_v = d_k numbers: the output colour, no longer a query
+            *(self.output_of(s).move_to([x, below, 0]) for s, x in zip(self.slots, self.joined_xs(), strict=True))
         )
         self.brace = Brace(self.joined, DOWN, buff=0.1, color=palette.MUTED)
         total = f"joined: {model.heads} heads × {model.d_k} = {model.d_model} numbers, one token's width again"
@@ -228,6 +229,13 @@ class HeadSplit(VGroup):
             .set_fill(palette.QUERY, 0.25 if first else 0.06)
             .set_stroke(opacity=1 if first else 0.5)
         )
+
+    @staticmethod
+    def output_of(slot: Rectangle) -> Rectangle:
+        """A copy of a head's slot drawn as that head's output (as wide: d_v = d_k)."""
+        out = slot.copy()
+        out.set_stroke(palette.TEXT, family=False).set_fill(palette.TEXT, 0.15, family=False)
+        return out
 
     def join(self) -> AnimationGroup:
         """Each head's output, copied down into its place in the concatenation."""
