@@ -302,9 +302,9 @@ class SeparateCosine(LessonScene):
             ),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.35)
         why = VGroup(
-            caption("the cosine stays between −1 and 1", BODY, palette.MUTED),
-            caption("in any dimension; lengths, and so", BODY, palette.MUTED),
-            caption("dot products, grow with dₖ: hence ÷√dₖ", BODY),
+            caption("the cosine stays between −1 and 1 in any dimension;", BODY, palette.MUTED),
+            caption("a dot product keeps the lengths: for random", BODY, palette.MUTED),
+            caption("entries it spreads like √dₖ, hence ÷√dₖ", BODY),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
         panel = VGroup(notation(pair), lines, notation(why)).arrange(DOWN, aligned_edge=LEFT, buff=0.5)
         fit_content(VGroup(picture, panel).arrange(RIGHT, buff=0.9), width=13.0)  # clear of the frame's edges
@@ -318,8 +318,13 @@ class SeparateCosine(LessonScene):
             "The score is the dot product: the cosine times the lengths of the query and the key.",
             Succession(Write(lines[1]), Write(lines[2]), Write(lines[3])),
         )
-        self.narrate("A cosine stays between minus one and one, but lengths grow with d_k, so dot products do too.")
-        self.play(FadeIn(why))
+        self.narrate(
+            "A cosine stays between minus one and one; a dot product keeps the lengths, and for random entries "
+            "it spreads like √d_k: hence the division by √d_k."
+        )
+        self.play(FadeIn(why[0]))
+        self.on_words("a dot product keeps", FadeIn(why[1]))  # each reason as it is said
+        self.on_words("for random entries", FadeIn(why[2]))
         self.wait(1.5)
 
     @staticmethod
