@@ -309,7 +309,9 @@ class CompareScaling(LessonScene):
         scaled_named = "once scaled" in claim.text  # the scaled top weight is said here: its chart comes with it
         if scaled_named:
             bars, title, _ = charts[1]
-            self.on_words("against", FadeIn(VGroup(bars.baseline, bars.get_labels(), title)), bars.grow())
+            self.on_words(
+                "against", FadeIn(VGroup(bars.baseline, bars.get_labels(), title)), bars.grow(axes_shown=True)
+            )
         if "Larger scores" in claim.text:  # the top weight, the one larger scores would push to 1
             top = charts[0][0].get_bars()[int(np.argmax(sd.softmax_raw))]
             self.on_words("Larger scores", Indicate(top, color=palette.HIGHLIGHT))
@@ -333,7 +335,7 @@ class CompareScaling(LessonScene):
     def show_chart(self, chart: VGroup) -> None:
         """Axis, heading and key names with the bars growing, then the verdict."""
         bars, title, verdict = chart
-        self.play(FadeIn(VGroup(bars.baseline, bars.get_labels(), title)), bars.grow(run_time=1.2))
+        self.play(FadeIn(VGroup(bars.baseline, bars.get_labels(), title)), bars.grow(axes_shown=True, run_time=1.2))
         self.play(FadeIn(verdict, shift=UP * 0.1), run_time=0.8)
 
     def vectors(self, sd: ScalingDemo) -> VGroup:

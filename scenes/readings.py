@@ -79,7 +79,7 @@ class ReadWeightRow(LessonScene):
         self.narrate(f"Read a row of weights in words. In head 1, '{tokens[0]}' gives {said}, and so on.")
         self.play(FadeIn(heading), *([FadeIn(VGroup(bars.baseline, bars.get_labels()))] if beside else []))
         shares = LaggedStart(*(FadeIn(line, shift=RIGHT * 0.2) for line in lines), lag_ratio=0.6)
-        self.on_words(f"'{tokens[0]}' gives", shares, *([bars.grow()] if beside else []), run_time=3)
+        self.on_words(f"'{tokens[0]}' gives", shares, *([bars.grow(axes_shown=True)] if beside else []), run_time=3)
         if beside:
             block.add(bars)
         total = caption(" + ".join(percent(w) for w in row) + f" = {percent(row.sum())}", BODY, palette.HIGHLIGHT)
@@ -111,15 +111,17 @@ class ReadWeightRow(LessonScene):
         if len(tops) > 1:
             self.narrate(f"Now the row of '{tokens[i]}', in head 1 and in a second head, with matrices of its own.")
             self.play(give_way(left, *axes), run_time=1.0)  # never the old words under the new headings
-            self.on_words("in head 1", charts[0][1].grow(run_time=1.0))  # each head's row as it is named
-            self.on_words("a second head", charts[1][1].grow(run_time=1.0))
+            self.on_words(
+                "in head 1", charts[0][1].grow(axes_shown=True, run_time=1.0)
+            )  # each head's row as it is named
+            self.on_words("a second head", charts[1][1].grow(axes_shown=True, run_time=1.0))
             self.narrate(f"The largest share goes in {said}. A later step joins the two heads.")
             for n, mark in enumerate(marks):
                 self.on_words(f"head {n + 1} to", mark)
         else:
             self.narrate(f"Now the row of '{tokens[i]}'. The largest share goes in {said}.")
             self.play(give_way(left, *axes), run_time=1.0)
-            self.play(charts[0][1].grow(run_time=1.0))
+            self.play(charts[0][1].grow(axes_shown=True, run_time=1.0))
             self.play(marks[0])
         note = caption(
             "these toy heads are small enough to check by hand: a trained model's heads come later",
@@ -153,7 +155,7 @@ class CompareContexts(LessonScene):
         )
         for chart in charts:
             self.play(FadeIn(chart[0]), FadeIn(VGroup(chart[1].baseline, chart[1].get_labels())))
-            self.play(chart[1].grow(run_time=1.0))
+            self.play(chart[1].grow(axes_shown=True, run_time=1.0))
         others = [self.strongest_other(case) for case in cases]
         said = "; in the second, ".join(
             f"{percent(c.weights[j])} to '{c.tokens[j]}'" for c, j in zip(cases, others, strict=True)

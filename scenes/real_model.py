@@ -142,7 +142,7 @@ class ReadRealAttention(LessonScene):
         self.play(FadeIn(toy), FadeIn(names[0]))
         self.point_at_focus(rm, we, sentence, toy, real, weight)
         self.narrate(
-            "The toy's weights were made up to be checked by hand; these were learned from data. "
+            "The toy's matrices were made up to be checked by hand; these were learned from data. "
             "The mechanism is the same."
         )
         self.play(Indicate(names[0], color=palette.HIGHLIGHT))

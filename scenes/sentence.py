@@ -51,7 +51,7 @@ class AttendTrainStation(LessonScene):
         self.play(
             VGroup(heat, frame).animate.set_x(beside), FadeIn(heading), FadeIn(VGroup(bars.baseline, bars.get_labels()))
         )
-        self.play(bars.grow(run_time=1.5))
+        self.play(bars.grow(axes_shown=True, run_time=1.5))
         self.call_out(heat, VGroup(heading, bars), tokens, focus, other)
         self.finish_narration()
         self.wait(1.5)
