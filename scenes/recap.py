@@ -167,7 +167,7 @@ QUIZ = [
     (
         "Why do we divide the dot products by √dₖ?",
         "In high dimensions dot products grow large,\nsoftmax saturates and its gradients vanish.\n"
-        "Dividing by √dₖ keeps their variance near one: training keeps learning.",
+        "Dividing by √dₖ keeps their variance near one:\ntraining keeps learning.",
         "Large dot products saturate softmax and kill its gradients; dividing by √d_k keeps them in range.",
     ),
     (
@@ -213,7 +213,7 @@ class QuizAttention(LessonScene):
         lines = answer.format(**colours).split("\n")
         reply = VGroup(*(caption(line, ANSWER, font=SERIF, markup=True) for line in lines))
         reply.arrange(DOWN, aligned_edge=LEFT, buff=0.2).next_to(clock, DOWN, buff=0.5, aligned_edge=LEFT)
-        fit_width(reply, 12.6)
+        fit_width(reply, 12.6).align_to(clock, LEFT)  # a shrunk answer keeps the question's left edge
         whole = VGroup(card, clock, reply)  # one left edge for every question: the answers never jump sideways
         whole.move_to(UP * MIDDLE).to_edge(LEFT, buff=0.9)
         whole.shift(UP * max(0.0, SUBTITLE_TOP + GAP - whole.get_bottom()[1]))
