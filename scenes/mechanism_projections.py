@@ -220,6 +220,7 @@ class GeneralizeAttention(LessonScene):
             ReplacementTransform(heading, new_heading),
             ReplacementTransform(states, own),
             ReplacementTransform(context, output),
+            ReplacementTransform(weights, self.converge(own, output)),  # the arrows follow the narrower box
             FadeOut(VGroup(decoder, query, roles)),
             FadeTransform(rule, new_rule),  # the formula changes with the picture: they never disagree
         )
