@@ -309,18 +309,22 @@ class TrackShapes(LessonScene):
         )
         self.play(FadeIn(sizes), FadeIn(rows[0][1][0]))  # the opening frame: the sizes, and X
         self.on_words("n tokens", Indicate(rows[0][1][0], color=palette.HIGHLIGHT))  # n tokens, d_model numbers each
+        made = VGroup()  # how α was made, once it is
         for i, (row, line) in enumerate(zip(rows, lines, strict=True)):
             self.narrate(line)
             if i:  # the last result moves to where the next product uses it; the rest of the last product goes
                 rules, blocks = rows[i - 1]
                 carry = ReplacementTransform(blocks[-1], row[1][0])  # Q into Q·Kᵀ; QKᵀ, softmaxed, into α·V
                 self.play(give_way(VGroup(rules, *blocks[:-1]), Write(row[0])), carry, run_time=1.4)
+                if i == 2:  # what turned the scores into α, written under it as it lands
+                    made = formula(r"\alpha = \mathrm{softmax}\!\left(QK^{T} / \sqrt{d_k}\right)", size=FORMULA)
+                    self.play(FadeIn(made.next_to(row[1], DOWN, buff=0.35).align_to(row[1][0], LEFT)))
             else:
                 self.play(Write(row[0]))
             self.play(LaggedStart(*(FadeIn(part) for part in row[1][1:]), lag_ratio=0.4), run_time=1.5)
 
         self.narrate("For a batch of B sentences, the output is B by n by d v.")
-        self.play(Write(batch), FadeIn(batch_sizes))
+        self.play(give_way(made, Write(batch), FadeIn(batch_sizes)))  # the caption band: one line at a time
         self.wait(3)
 
     def product_rows(self, we, unit: float) -> list[VGroup]:
