@@ -130,7 +130,7 @@ class SumValues(LessonScene):
             self.play(GrowArrow(out), FadeIn(name))
         self.play(Indicate(current, color=palette.HEAT_LOW))
         self.wait(1)
-        self.show_all_outputs(head, tokens, VGroup(weighted, total.get_frame(), current, scenery, arrows))
+        self.show_all_outputs(head, tokens, i, current, VGroup(weighted, total.get_frame(), scenery, arrows))
 
     def plane(self, head: Head, i: int) -> VGroup:
         """A plane (first in the group) with the value vectors drawn faint, room for the tip-to-tail path."""
@@ -149,13 +149,19 @@ class SumValues(LessonScene):
             cells.add(fresh.set_color(palette.TEXT).move_to(cell))
         return cells
 
-    def show_all_outputs(self, head: Head, tokens: list[str], old: VGroup) -> None:
-        """Every token's output, one row each: the head's output matrix."""
+    def show_all_outputs(self, head: Head, tokens: list[str], i: int, current: VGroup, old: VGroup) -> None:
+        """Every token's output, one row each: the head's output matrix, the row just summed moving into it."""
         self.narrate("Every token does the same. Together the rows form this head's output.")
         out = token_matrix(head.output, tokens, r"\text{head 1 output}")
-        out.move_to(DOWN * 0.3)
-        self.swap(old, out.get_frame())
-        self.play(out.fill_in(run_time=1.5))
+        grow_within(out, 8, 4.6).move_to(DOWN * 0.3)  # alone in the frame: as large as it reads well
+        cols = [j for j in out.shown_cols if j is not None]
+        if out.is_shown(i, cols[0]):  # the output just computed is this row of the matrix
+            moved = [ReplacementTransform(c, out.get_entry(i, j)) for j, c in zip(cols, current, strict=False)]
+        else:
+            moved = [FadeOut(current)]
+        self.play(give_way(old, FadeIn(out.get_frame())), *moved, run_time=1.2)
+        rest = [out.get_row(r) for r in out.shown_rows if r is not None and r != i]
+        self.play(LaggedStart(*(FadeIn(row) for row in rest), lag_ratio=0.3), run_time=1.5)
         self.wait(2)
 
 
