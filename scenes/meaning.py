@@ -11,6 +11,7 @@ from manim import (
     UP,
     AnimationGroup,
     Create,
+    DashedLine,
     FadeIn,
     FadeOut,
     GrowArrow,
@@ -133,8 +134,12 @@ class ShiftMeaning(LessonScene):
         context = self.context(meaning, case)
         arrows = self.arrows(meaning, case)
         if first:
-            self.narrate("Each word pulls on it as strongly as its weight; a word's place on the map plays its value.")
-        self.play(LaggedStart(*map(FadeIn, context), lag_ratio=0.1))
+            self.narrate(
+                "Each word pulls it toward its place: its weight times the way there. Its place plays its value."
+            )
+        ways = self.ways(meaning, case)  # faint: the whole way to each word, of which its pull is a share
+        clear = meaning.moved(word, case.before, away=-np.append(case.pulls.sum(axis=0), 0))  # label off the pulls
+        self.play(LaggedStart(*map(FadeIn, context), lag_ratio=0.1), FadeIn(ways), Transform(mark, clear))
         self.play(LaggedStart(*map(GrowArrow, arrows), lag_ratio=0.2))
         table = self.distance_table(meaning, case)
         self.play(FadeIn(table.get_frame()), FadeIn(table.get_row(0)))
@@ -153,7 +158,7 @@ class ShiftMeaning(LessonScene):
         self.wait(1.5)
         for token in context.words:
             meaning.forget(token)
-        return VGroup(sentence, weights, context, arrows, trail, table, verdict)
+        return VGroup(sentence, weights, context, ways, arrows, trail, table, verdict)
 
     def sentence(self, case: ShiftCase, title) -> tuple[TokenRow, VGroup]:
         """The tokens under the title (the focus word in query colour) and each one's weight under it."""
@@ -176,6 +181,15 @@ class ShiftMeaning(LessonScene):
                 group.add(meaning.mark(token, palette.MUTED, away_from=case.before))
                 group.words.append(token)
         return group
+
+    @staticmethod
+    def ways(meaning: MeaningMap, case: ShiftCase) -> VGroup:
+        """A faint dashed line from the word to each other word of its sentence."""
+        start = meaning.point(case.before)
+        others = (t for j, t in enumerate(case.tokens) if j != case.focus)
+        return VGroup(
+            *(DashedLine(start, meaning.point(meaning.words[t]), color=palette.MUTED, stroke_width=1.5) for t in others)
+        ).set_opacity(0.5)
 
     def arrows(self, meaning: MeaningMap, case: ShiftCase) -> VGroup:
         """One arrow from the word to each other word of its sentence, sized by its weight."""

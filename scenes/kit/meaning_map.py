@@ -189,12 +189,13 @@ class MeaningMap(VGroup):
         self._place(mark, away)
         return mark
 
-    def moved(self, word: str, xy: Sequence[float]) -> WordMark:
-        """A copy of ``word``'s mark at map point ``xy``, its label re-placed there (Transform the mark into it)."""
+    def moved(self, word: str, xy: Sequence[float], away: np.ndarray | None = None) -> WordMark:
+        """A copy of ``word``'s mark at map point ``xy``, its label re-placed there (Transform the mark into it), on
+        the side most along ``away`` if given."""
         mark = self.marks[word]
         target = mark.copy()
         target.shift(self.point(xy) - mark.dot.get_center())
-        place_label(target.label, target.dot, self.obstacles(exclude=mark))
+        place_label(target.label, target.dot, self.obstacles(exclude=mark), away)
         return target
 
     def forget(self, word: str) -> WordMark:
@@ -202,12 +203,14 @@ class MeaningMap(VGroup):
         return self.marks.pop(word)
 
     def pull_arrow(self, start: Sequence[float], word: str, weight: float, strongest: float) -> Arrow:
-        """An arrow from ``start`` toward ``word``: thicker and brighter for a larger attention ``weight``."""
+        """The pull of ``word`` on the word at ``start``: its attention ``weight`` times the way to its place (the
+        step it adds to the weighted sum), brighter for a larger weight."""
         share = weight / strongest if strongest > 0 else 0.0
+        begin = np.asarray(start, dtype=float)
         arrow = Arrow(
-            self.point(start),
-            self.point(self.words[word]),
-            buff=0.16,
+            self.point(begin),
+            self.point(begin + weight * (self.words[word] - begin)),
+            buff=0,
             stroke_width=1.5 + 9 * share,
             color=palette.heat(share),
             max_tip_length_to_length_ratio=0.08 + 0.1 * share,

@@ -59,6 +59,15 @@ def test_stronger_weight_draws_a_thicker_arrow():
     assert strong.get_stroke_width() > weak.get_stroke_width()
 
 
+def test_a_pull_is_its_weight_times_the_way_to_the_word():
+    m = small_map()
+    start, weight = np.array([0.0, 0.0]), 0.25
+    arrow = m.pull_arrow(start, "c", weight, 0.5)
+    expected = start + weight * (m.words["c"] - start)  # the step this word adds to the weighted sum
+    assert np.allclose(arrow.get_end(), m.plane.c2p(*expected), atol=1e-6)
+    assert np.allclose(arrow.get_start(), m.plane.c2p(*start), atol=1e-6)
+
+
 def test_moved_mark_sits_at_the_new_point():
     m = small_map()
     m.mark("a", at=[0, 0])
