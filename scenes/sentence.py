@@ -35,7 +35,8 @@ class AttendTrainStation(LessonScene):
         sentence = " ".join(tokens)
         title = self.show_title(sentence[:1].upper() + sentence[1:])
         cell = min(0.75, 5.2 / len(tokens))
-        heat = Heatmap(weights, tokens, cell=cell).next_to(title, DOWN, buff=0.3).to_edge(LEFT, buff=0.6)
+        heat = Heatmap(weights, tokens, cell=cell, places=3)  # three places: the claims below compare 0.244, 0.235
+        heat.next_to(title, DOWN, buff=0.3).to_edge(LEFT, buff=0.6)
         beside = heat.get_x()
         heat.set_x(0)  # in the middle while it is the whole picture; to the left when the bars come
         n = len(tokens)
@@ -65,7 +66,7 @@ class AttendTrainStation(LessonScene):
         ).move_to(heat.get_row(focus))
         self.play(
             others.animate.set_fill(opacity=DIMMED),
-            digits.animate.set_opacity(DIMMED),
+            digits.animate.set_color(palette.TEXT).set_opacity(DIMMED),  # one colour: black ones would vanish
             Create(frame),
             heat.row_labels[focus].animate.set_color(palette.QUERY),
         )
@@ -109,6 +110,8 @@ class AttendTrainStation(LessonScene):
         its_bars = self.row_bars(heat, other).move_to(bars, aligned_edge=DOWN)
         its_heading = caption(f"the row of “{tokens[other]}”", BODY).move_to(heading)
         self.narrate(back.text)
+        for digit, cell in zip(heat.get_row_digits(other), row, strict=True):  # faint still: the colour that reads
+            digit.set_color(palette.text_on(cell.get_fill_color()))  # on its cell, once the row is lit
         self.play(
             Transform(mark, self.bar_frame(its_bars, answer)),  # the weight the sentence names, in that row
             Transform(bars.get_bars(), its_bars.get_bars()),  # the bars now read the row the sentence is about
@@ -116,7 +119,7 @@ class AttendTrainStation(LessonScene):
             Create(frame),
             heat.row_labels[other].animate.set_color(palette.HIGHLIGHT),
             row.animate.set_fill(opacity=1.0),  # out of the dimmed rows: this row is the one read now
-            heat.get_row_digits(other).animate.set_opacity(1.0),
+            heat.get_row_digits(other).animate.set_opacity(1.0),  # a new group: drawn over the cells
         )
         self.play(LaggedStart(*(FadeIn(line, shift=UP * 0.1) for line in lines), lag_ratio=0.5))
 
