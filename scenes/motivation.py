@@ -109,9 +109,9 @@ class LocateAttention(LessonScene):
         self.play(layer[0].animate.highlight(palette.HEAT_LOW), FadeIn(note, shift=RIGHT * 0.2))
         pairs = self.all_pairs().next_to(block, RIGHT, buff=0.5)
         pairs.shift((layer[0].get_y() - pairs[0].get_y()) * UP)  # the tokens level with the attention block
-        self.narrate("It is where every token looks at every other token to decide what it means here.")
+        self.narrate("It is where every token looks at every token, itself included, to decide what it means here.")
         self.play(FadeIn(pairs[0]), Indicate(layer[0], color=palette.HEAT_LOW, scale_factor=1.05))
-        self.on_words("every other token", Create(pairs[1], lag_ratio=0.3), run_time=1.5)
+        self.on_words("every token, itself", Create(pairs[1], lag_ratio=0.3), run_time=1.5)
         diagram = VGroup(column, arrows, block, repeat, note)
         uses = Card("What it is for", USES, palette.HEAT_LOW, width=4.6, font_size=BODY)
         self.narrate("Keeping context from the whole sequence is what tasks like translation and summarization need.")

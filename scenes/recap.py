@@ -174,7 +174,7 @@ QUIZ = [
         "What is the main purpose of self-attention?",
         "To let each token focus on the other tokens,\ncapturing context and dependencies\n"
         "wherever they are in the sequence.",
-        "To let every token gather context from every other token, wherever it sits in the sequence.",
+        "To let every token gather context from every token, wherever it sits in the sequence.",
     ),
 ]
 
