@@ -135,7 +135,7 @@ class ShiftMeaning(LessonScene):
         arrows = self.arrows(meaning, case)
         if first:
             self.narrate(
-                "Each word pulls it toward its place: its weight times the way there. Its place plays its value."
+                "Each word pulls it toward its place, by its weight: here a word's place plays its value vector."
             )
         ways = self.ways(meaning, case)  # faint: the whole way to each word, of which its pull is a share
         clear = meaning.moved(word, case.before, away=-np.append(case.pulls.sum(axis=0), 0))  # label off the pulls

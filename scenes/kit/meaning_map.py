@@ -207,15 +207,16 @@ class MeaningMap(VGroup):
         step it adds to the weighted sum), brighter for a larger weight."""
         share = weight / strongest if strongest > 0 else 0.0
         begin = np.asarray(start, dtype=float)
-        arrow = Arrow(
+        return Arrow(  # short pulls keep their width and tip: a weak pull is short, never invisible
             self.point(begin),
             self.point(begin + weight * (self.words[word] - begin)),
             buff=0,
-            stroke_width=1.5 + 9 * share,
-            color=palette.heat(share),
-            max_tip_length_to_length_ratio=0.08 + 0.1 * share,
+            stroke_width=3 + 5 * share,
+            color=palette.heat(0.3 + 0.7 * share),
+            tip_length=0.16,
+            max_tip_length_to_length_ratio=0.45,
+            max_stroke_width_to_length_ratio=40,
         )
-        return arrow.set_opacity(0.35 + 0.65 * share)
 
     def distance_lines(self, xy: Sequence[float], distances: Mapping[str, float]) -> VGroup:
         """Dashed lines from ``xy`` to each centroid, each with its computed length beside it."""
