@@ -184,12 +184,13 @@ def both_fall(focus: str, alone: dict[str, float], sentences: Sequence[dict[str,
 
 def context_decides(focus: str, size: int, sentences: Sequence[dict[str, float]]) -> Claim:
     """Whether the sentences leave ``focus`` closest to different meanings (the context decides which), or
-    all to the same one; ``about`` holds each sentence's nearest meaning."""
-    nearest = tuple(max(now, key=now.__getitem__) for now in sentences)
+    all to the same one; ``about`` holds each sentence's nearest meaning, as its place among the meanings."""
+    names = list(sentences[0])
+    nearest = tuple(names.index(max(now, key=now.__getitem__)) for now in sentences)
     said = f"The same word, moved by its context: in the model's full {size}-dimensional space, "
     if len(set(nearest)) > 1:
         return Claim(said + "the context decides which meaning it is closer to.", True, nearest)
-    return Claim(said + f"though in every sentence here it stays closer to {nearest[0]}.", False, nearest)
+    return Claim(said + f"though in every sentence here it stays closer to {names[nearest[0]]}.", False, nearest)
 
 
 def toy_match(tokens: Sequence[str], head_weights: Sequence[Array], focus: str, word: str) -> Claim:

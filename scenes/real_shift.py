@@ -104,7 +104,8 @@ class TraceRealShift(LessonScene):
         decides = context_decides(rm.focus, rm.hidden_size, [s.cosines for s in rm.sentences])
         lines = ("its sentence decides", "which meaning it is closer to")
         if not decides.holds:  # every sentence left it nearest the same meaning: say so, not the general rule
-            lines = ("moved by each sentence,", f"yet closest to {decides.about[0]} in all")
+            stays = list(rm.sentences[0].cosines)[decides.about[0]]
+            lines = ("moved by each sentence,", f"yet closest to {stays} in all")
         moral = VGroup(
             caption(f"one word, “{rm.focus}”:", LABEL),
             VGroup(*(caption(line, LABEL) for line in lines)).arrange(DOWN, buff=0.12, aligned_edge=LEFT),
