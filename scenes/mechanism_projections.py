@@ -240,7 +240,11 @@ class GeneralizeAttention(LessonScene):
             "x_i dot x_j equals x_j dot x_i."
         )
         self.play(FadeIn(lack))
-        note = formula(r"Q = XW_Q,\; K = XW_K,\; V = XW_V \;\Rightarrow", size=FORMULA)  # the learned projections
+        note = formula(  # the learned projections, each result in its role's colour
+            r"Q", r"= XW_{Q},\;", r"K", r"= XW_{K},\;", r"V", r"= XW_{V} \;\Rightarrow", size=FORMULA
+        )
+        for part, role in zip(note[::2], "QKV", strict=True):
+            part.set_color(palette.ROLE[role])
         final = attention_formula(FORMULA)
         VGroup(note, final).arrange(RIGHT, buff=0.3).next_to(new_rule, DOWN, buff=0.2)
         self.narrate(
