@@ -13,6 +13,7 @@ from manim import (
     RIGHT,
     UP,
     Arrow,
+    Brace,
     Create,
     FadeIn,
     FadeOut,
@@ -237,13 +238,15 @@ class AttendAcross(LessonScene):
             RIGHT, buff=0.5
         )
         enc = _wrapped(encoder, palette.TEXT, 1.3 * boxes.width).next_to(boxes, DOWN, buff=0.9)
-        arrows = [connect(enc, boxes[1], vertical=True), connect(enc, boxes[2], vertical=True)]
+        whole = Brace(enc, UP, buff=0.06, color=palette.MUTED)  # every word of the sentence, not the middle one
+        arrows = [whole, connect(whole, boxes[1], vertical=True), connect(whole, boxes[2], vertical=True)]
         rows = VGroup(enc)
         if decoder is None:
-            arrows.insert(0, connect(enc, boxes[0], vertical=True))
+            arrows.insert(1, connect(whole, boxes[0], vertical=True))
         else:
             dec = _wrapped(decoder, palette.QUERY, 1.3 * boxes.width).next_to(boxes, UP, buff=0.7)
-            arrows.insert(0, connect(dec, boxes[0], vertical=True))
+            asks = Brace(dec, DOWN, buff=0.06, color=palette.MUTED)
+            arrows[1:1] = [asks, connect(asks, boxes[0], vertical=True)]
             rows.add(dec)
         heading = caption(name, LEAD).next_to(VGroup(boxes, rows), UP, buff=0.3)
         return VGroup(heading, rows, boxes, VGroup(*arrows))
