@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from manim import UP, FadeIn, FadeOut, Mobject, Scene, Text, Write, config
+from manim import UP, Mobject, Scene, Text, Write, config
 
 from attention_math import DEFAULT_EXAMPLE, LessonValues, lesson_values
 from attention_math.errors import ExampleError
@@ -155,11 +155,6 @@ class LessonScene(Scene):
             return
         self.opening = False
         super().play(*args, **kwargs)
-
-    def swap(self, old: Mobject, *new: Mobject, seconds: float = 1.0) -> None:
-        """Fade ``old`` out, then ``new`` in, half of ``seconds`` each (a crossfade draws both in every frame)."""
-        self.play(FadeOut(old), run_time=seconds / 2)
-        self.play(*(FadeIn(m) for m in new), run_time=seconds / 2)
 
     def tear_down(self) -> None:
         """The clip ends only after its last sentence (and a reading hold after a new figure); render.py
