@@ -72,7 +72,8 @@ def variants(
     across = None
     if decoder is not None:
         words, rows, own = decoder
-        across = cross(words, rows, x, *((own["W_q"], own["W_k"], own["W_v"]) if own else w), own=own is not None)
+        p = own or first  # cross-attention's own projections, or head 1's
+        across = cross(words, rows, x, p["W_q"], p["W_k"], p["W_v"], own=own is not None)
     return Variants(
         masked=masked(x, *w),
         cross=across,

@@ -111,9 +111,8 @@ class ReadWeightRow(LessonScene):
         if len(tops) > 1:
             self.narrate(f"Now the row of '{tokens[i]}', in head 1 and in a second head, with matrices of its own.")
             self.play(give_way(left, *axes), run_time=1.0)  # never the old words under the new headings
-            self.on_words(
-                "in head 1", charts[0][1].grow(axes_shown=True, run_time=1.0)
-            )  # each head's row as it is named
+            # each head's row as it is named
+            self.on_words("in head 1", charts[0][1].grow(axes_shown=True, run_time=1.0))
             self.on_words("a second head", charts[1][1].grow(axes_shown=True, run_time=1.0))
             self.narrate(f"The largest share goes in {said}. A later step joins the two heads.")
             for n, mark in enumerate(marks):

@@ -96,12 +96,13 @@ class TraceRealShift(LessonScene):
         alone_words.next_to(table, DOWN, buff=0.5).align_to(table, LEFT)  # under the table: the plane takes the height
         self.narrate("The centres come from the cluster words read alone, without a sentence around them.")
         self.play(FadeIn(alone_words, shift=UP * 0.1))
-        fallen = both_fall(rm.focus, rm.alone.cosines, [s.cosines for s in rm.sentences])
+        cosines = [s.cosines for s in rm.sentences]
+        fallen = both_fall(rm.focus, rm.alone.cosines, cosines)
         self.narrate(fallen.text)
         if fallen.holds:  # the sentences that fell away from every centre, pointed at as they are counted
             lit = [self.shown_moves[k].animate.set_opacity(1) for k in fallen.about]
             self.on_words("falls away", *lit, *(Indicate(self.shown_moves[k][0]) for k in fallen.about))
-        decides = context_decides(rm.focus, rm.hidden_size, [s.cosines for s in rm.sentences])
+        decides = context_decides(rm.focus, rm.hidden_size, cosines)
         lines = ("its sentence decides", "which meaning it is closer to")
         if not decides.holds:  # every sentence left it nearest the same meaning: say so, not the general rule
             stays = list(rm.sentences[0].cosines)[decides.about[0]]

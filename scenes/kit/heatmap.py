@@ -108,7 +108,7 @@ class Heatmap(VGroup):
 
     def _build_digits(self, cell: float, places: int, show_digits: bool | None) -> VGroup:
         digits = VGroup()
-        font = min(float(text.LABEL), cell * 29 * 4 / (places + 2))  # "0.00" takes at most three quarters of a cell
+        font = min(float(text.LABEL), cell * 29 * 4 / (places + 2))  # a number takes at most 3/4 of a cell
         if show_digits is False or (show_digits is None and font < MIN_FONT_SIZE):
             return digits
         for square, w in zip(self.cells, self.weights.ravel(), strict=True):
