@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from .types import Array, Head, MultiHead
+from .types import AddNorm, Array, Head, MultiHead
 
 
 def softmax(scores: Array) -> Array:
@@ -106,3 +106,12 @@ def multi_head(x: Array, heads: Sequence[Mapping[str, Array]], w_o: Array | None
     results = [attend(x, h["W_q"], h["W_k"], h["W_v"]) for h in heads]
     concat = np.concatenate([r.output for r in results], axis=1)
     return MultiHead(heads=results, concat=concat, W_O=w_o, output=concat if w_o is None else concat @ w_o)
+
+
+def add_and_norm(x: Array, output: Array, eps: float = 1e-5) -> AddNorm:
+    """A sub-layer's end in a transformer: its input added back (the residual), then each row shifted to mean 0 and
+    scaled to spread 1 (layer norm, before its learned scale and shift; ``eps`` as PyTorch's default)."""
+    residual = x + output
+    mean = residual.mean(axis=1)
+    spread = np.sqrt(residual.var(axis=1) + eps)
+    return AddNorm(residual=residual, mean=mean, spread=spread, normed=(residual - mean[:, None]) / spread[:, None])

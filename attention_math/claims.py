@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 SATURATED = 0.99  # a top softmax weight from here on is called saturated (its gradient all but gone)
 SAME = 0.005  # weights closer than this print the same at two decimals
+FLAT = 0.05  # a row spread less than this is all but flat: layer norm's epsilon keeps its spread from reaching 1
 
 
 @dataclass(frozen=True)
@@ -223,6 +224,14 @@ def alone_leaning(focus: str, cosines: dict[str, float]) -> Claim:
     )
 
 
+def normalized(spread: Array) -> Claim:
+    """What layer norm leaves in every row: mean 0, and spread 1 unless a row's numbers were nearly equal (layer
+    norm's epsilon, added to the variance, then keeps the spread below 1)."""
+    if np.all(np.asarray(spread) > FLAT):
+        return Claim("Every row now has mean 0 and spread 1.", True)
+    return Claim("Every row now has mean 0 and, unless its numbers were nearly equal, spread 1.", False)
+
+
 def lesson_claims(values: LessonValues) -> dict[str, list[Claim]]:
     """Every claim the lesson makes about ``values`` (all sections computed), by scene id."""
     we, cs, ts = values.worked_example, values.cat_sat, values.train_station
@@ -234,6 +243,7 @@ def lesson_claims(values: LessonValues) -> dict[str, list[Claim]]:
         "scaling-comparison": [lean(sd.softmax_raw, sd.softmax_scaled), softer(sd.softmax_raw, sd.softmax_scaled)],
         "train-station": list(row_meaning(ts.tokens, ts.weights, ts.focus)),
         "meaning-shift": [map_move(c.word, c.distance_before, c.distance_after) for c in ss.cases],
+        "add-norm": [normalized(we.add_norm.spread)],
     }
     if "real_model" in values.declared:
         rm = values.real_model

@@ -71,6 +71,16 @@ class MultiHead:
 
 
 @dataclass(frozen=True)
+class AddNorm:
+    """Add & Norm after the heads: X plus the layer's output, then each row normalized (mean 0, spread 1)."""
+
+    residual: Array  # X + output
+    mean: Array  # each row's mean
+    spread: Array  # each row's standard deviation (with layer norm's small epsilon)
+    normed: Array  # (residual − mean) / spread, row by row
+
+
+@dataclass(frozen=True)
 class Alignment:
     """A query and a key drawn in the plane they span, and their dot product as the key turns.
 
@@ -222,6 +232,7 @@ class WorkedExample:
     concat: Array
     W_O: Array | None
     output: Array
+    add_norm: AddNorm  # X added back to the output, each row then normalized
     T: int
     d_v: int
     alignment: Alignment  # the first query against the drawable key it matches best (head 1)

@@ -10,7 +10,7 @@ from typing import Any, TypeAlias
 import numpy as np
 
 from . import demos, primer, real_model, variants
-from .attention import multi_head
+from .attention import add_and_norm, multi_head
 from .errors import UndeclaredSectionError
 from .example import DEFAULT_EXAMPLE, load_example
 from .model_types import RealModel, SemanticShift
@@ -66,6 +66,7 @@ def _worked_example(
         concat=result.concat,
         W_O=result.W_O,
         output=result.output,
+        add_norm=add_and_norm(X, result.output),
         T=len(tokens),
         d_v=first.V.shape[1],
         # The first token's query against the drawable key it matches best (head 1): the dot-product demo.

@@ -139,6 +139,7 @@ LESSON: list[Entry] = [
         ("weighted-sum", "Step 6: the weighted sum of values", "worked_outputs", "SumValues", WE),
         ("shape-tracking", "Tracking the shapes", "mechanism_projections", "TrackShapes", WE),
         ("multi-head", "Step 7: the heads joined", "worked_outputs", "CombineHeads", WE),
+        ("add-norm", "Add & Norm: the input added back", "add_norm", "AddAndNorm", WE),
     ),
     *_chapter(
         "The meaning map",

@@ -302,7 +302,8 @@ class TrackShapes(LessonScene):
         for row in rows:
             row.next_to(sizes, DOWN, buff=0.3).set_x(0)
         lines = (
-            "Projecting: n by d model times d model by d k gives n by d k. Keys and values alike.",
+            "Projecting: n by d_model times d_model by d_k gives n by d_k; keys the same. "
+            "Values, with W_V, are n by d_v.",
             "Queries times keys transposed: one score for every pair of tokens, n by n.",
             "Softmax, row by row, keeps the n by n shape: the weights α. α times the values gives Z, "
             "one output row of size d_v per token.",

@@ -112,6 +112,20 @@ def test_concat_is_head_outputs_side_by_side(values):
     np.testing.assert_array_equal(we.output, we.concat)
 
 
+def test_add_and_norm_of_the_row_of_i_by_hand(values):
+    """X's row of "I" plus its output row, then shifted by its mean and divided by its spread, digit by digit."""
+    we = values.worked_example
+    row = [a + b for a, b in zip(we.X[0], we.output[0], strict=True)]
+    mean = sum(row) / len(row)
+    spread = math.sqrt(sum((v - mean) ** 2 for v in row) / len(row) + 1e-5)
+    an = we.add_norm
+    np.testing.assert_allclose(an.residual[0], row, rtol=1e-12)
+    assert an.mean[0] == pytest.approx(mean) and an.spread[0] == pytest.approx(spread)
+    np.testing.assert_allclose(an.normed[0], [(v - mean) / spread for v in row], rtol=1e-12)
+    np.testing.assert_allclose(an.normed.mean(axis=1), 0, atol=1e-12)  # every row centred
+    assert an.normed[0].std() == pytest.approx(1, abs=1e-3)  # and spread 1, but for the epsilon
+
+
 def test_every_head_obeys_the_identities(values):
     """Each intermediate the scenes show adds up to the next one."""
     for head in values.worked_example.heads + [values.cat_sat]:

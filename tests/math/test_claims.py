@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from attention_math import DEFAULT_EXAMPLE, load_example
-from attention_math.claims import lesson_claims, toy_match
+from attention_math.claims import lesson_claims, normalized, toy_match
 from attention_math.new_example import build
 from attention_math.values import compute
 
@@ -146,12 +146,29 @@ def check_map_move(text: str, ex: dict, case: int) -> None:
         assert min(before, key=before.get) == name and after[name] >= before[name]
 
 
+def check_normalized(text: str, ex: dict) -> None:
+    we = ex["worked_example"]
+    x, heads = we["X"], []
+    for h in we["heads"]:
+        q, k, v = x @ h["W_q"], x @ h["W_k"], x @ h["W_v"]
+        heads.append(softmax(q @ k.T / np.sqrt(q.shape[1])) @ v)
+    out = np.hstack(heads) if we.get("W_O") is None else np.hstack(heads) @ we["W_O"]
+    rows = x + out  # the residual, then layer norm by its definition, row by row
+    normed = np.array([(r - r.mean()) / np.sqrt(((r - r.mean()) ** 2).mean() + 1e-5) for r in rows])
+    assert np.allclose(normed.mean(axis=1), 0, atol=1e-9)
+    if text == "Every row now has mean 0 and spread 1.":  # said only where it holds, to two decimals
+        assert np.allclose(normed.std(axis=1), 1, atol=0.005), normed.std(axis=1)
+    else:
+        assert "unless its numbers were nearly equal" in text
+
+
 def test_every_claim_is_true_of_the_numbers(example, claims):
     checks = {
         "dot-products": check_largest_score,
         "symmetric-scores": check_mirror,
         "scaling-comparison": check_lean,
         "train-station": check_row_meaning,
+        "add-norm": check_normalized,
     }
     for scene, check in checks.items():
         for claim in claims[scene]:
@@ -224,3 +241,12 @@ def test_the_real_head_shown_reads_the_words_and_the_toy_head_beside_it_agrees()
     weights = we.heads[k].weights[row].copy()
     weights[row] = -1
     assert we.tokens[int(np.argmax(weights))] == word == "phones"
+
+
+def test_a_nearly_flat_row_is_not_said_to_reach_spread_1():
+    """A row of equal numbers, normalized, is all zeros: the claim then says so, not "spread 1" for every row."""
+    flat = np.full(4, 0.7)
+    spread = np.sqrt(flat.var() + 1e-5)  # layer norm's epsilon: what the lesson divides by
+    said = normalized(np.array([0.4, spread]))
+    assert not said.holds and "unless its numbers were nearly equal" in said.text
+    assert normalized(np.array([0.4, 0.9])).holds

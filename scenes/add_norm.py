@@ -1,0 +1,140 @@
+"""After the heads: Add & Norm, the residual and the layer norm, on the worked example's own numbers.
+
+The architecture scene draws "Add & Norm" after attention; this scene does it: X is added back to the heads'
+output (the residual), then each row is shifted to mean 0 and scaled to spread 1 (``attention_math``'s
+``worked_example.add_norm``; layer norm's learned scale and shift are named, not applied).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from manim import LEFT, RIGHT, UP, Arrow, Create, FadeIn, Mobject, ReplacementTransform, VGroup, Write
+
+from attention_math import claims
+from attention_math.types import WorkedExample
+from scenes.kit import BODY, MIN_FONT_SIZE, LabelledMatrix, LessonScene, caption, formula, palette
+from scenes.kit.layout import (
+    MAX_ROWS,
+    MIDDLE,
+    SUBTITLE_TOP,
+    TOP,
+    below_title,
+    caption_band,
+    matrix_font,
+    token_matrix,
+)
+from scenes.kit.motion import give_way
+from scenes.kit.numbers import fmt
+from scenes.kit.text import FORMULA, READOUT
+
+WIDTH = 13.0  # the matrices' row, clear of the frame's edges
+
+
+class AddAndNorm(LessonScene):
+    """X + output = the residual; then the residual, row by row, to mean 0 and spread 1, one entry worked."""
+
+    def construct(self) -> None:
+        we = self.values.worked_example
+        tokens, an = we.tokens, we.add_norm
+        self.show_title()
+        output_name = r"\text{concat}" if we.W_O is None else r"\text{concat} \cdot W_{O}"
+
+        def summed(cols: int) -> VGroup:  # X + output = residual, ``cols`` columns of each at most
+            return VGroup(
+                token_matrix(we.X, tokens, "X", max_cols=cols),
+                formula("+", size=READOUT),
+                self.matrix(we.output, output_name, len(tokens), cols),
+                formula("=", size=READOUT),
+                self.matrix(an.residual, rf"X + {output_name}", len(tokens), cols),
+            ).arrange(RIGHT, buff=0.35)
+
+        sum_row = abreast(summed, below=0.1)
+        x, plus, out, equals, residual = sum_row
+        sum_row.shift((MIDDLE - sum_row.get_y()) * UP)  # alone on screen: centred in the content area
+        self.narrate(
+            "One more step ends the attention block. The input X is added back to the heads' output, number by number.",
+            FadeIn(x),
+            FadeIn(plus),
+            FadeIn(out),
+        )
+        self.on_words(
+            "number by number", FadeIn(equals), FadeIn(residual.get_frame()), residual.fill_in(), run_time=1.5
+        )
+        self.narrate(
+            "This is the residual connection, the 'Add' of Add and Norm: each token keeps its own vector, "
+            "and attention adds its context to it."
+        )
+        frames = [m.row_frame(0) for m in (x, out, residual)]  # the first token's row, through the sum
+        self.play(*(Create(f) for f in frames), run_time=1.2)
+        self.normalize(we, residual, rf"X + {output_name}", frames[2], VGroup(x, plus, out, equals, *frames[:2]))
+
+    def normalize(
+        self, we: WorkedExample, residual: LabelledMatrix, name: str, frame: Mobject, leaving: VGroup
+    ) -> None:
+        """The residual moves left, its rows named again; its rows, normalized, appear to its right, the first
+        row's first entry worked by hand below them."""
+        an, tokens = we.add_norm, we.tokens
+
+        def normalized(cols: int) -> VGroup:  # the residual → its rows normalized
+            return VGroup(
+                token_matrix(an.residual, tokens, name, max_cols=cols),
+                Arrow(LEFT, RIGHT, color=palette.MUTED, buff=0),
+                self.matrix(an.normed, r"\text{norm}", len(tokens), cols, places=2),
+            ).arrange(RIGHT, buff=0.5)
+
+        r, mean, spread = an.residual[0, 0], an.mean[0], an.spread[0]
+        worked = VGroup(
+            caption(f"row of “{tokens[0]}”: mean {fmt(mean, 3)}, spread {fmt(spread, 3)}", BODY, palette.MUTED),
+            formula(
+                rf"\frac{{{fmt(r, 3)} - {fmt(mean, 3)}}}{{{fmt(spread, 3)}}} \approx {fmt(an.normed[0, 0])}",
+                size=FORMULA,
+            ),
+        ).arrange(RIGHT, buff=0.5)
+        caption_band(worked.scale(min(1.0, WIDTH / worked.width)).set_x(0))
+        later = caption_band(caption("next: the feed-forward network, then Add & Norm again", BODY, palette.MUTED))
+        moved, arrow, normed = abreast(normalized, below=worked.height + 0.4)  # the worked line below them
+        frames = VGroup(moved.row_frame(0), normed.row_frame(0))
+        self.narrate(
+            "Then each row is normalized: its mean is subtracted, and it is divided by its spread. "
+            + claims.normalized(an.spread).text
+        )
+        self.play(
+            give_way(leaving, ReplacementTransform(residual, moved)),
+            ReplacementTransform(frame, frames[0]),
+            run_time=1.2,
+        )
+        self.on_words(
+            "its mean is subtracted", FadeIn(arrow), FadeIn(normed.get_frame()), normed.fill_in(), run_time=1.5
+        )
+        self.on_words("now has mean 0", FadeIn(worked[0]), Write(worked[1]), Create(frames[1]), run_time=1.5)
+        self.narrate(
+            "A learned scale and shift follow, left out here. Then comes the feed-forward network, "
+            "with an Add and Norm of its own."
+        )
+        self.on_words("Then comes", give_way(worked, FadeIn(later)))
+        self.wait(2)
+
+    @staticmethod
+    def matrix(values, name: str, rows: int, cols: int, places: int | None = None) -> LabelledMatrix:
+        """A matrix beside X: the same rows and digit size, no row labels of its own, ``cols`` columns at most."""
+        return LabelledMatrix(
+            values, name=name, font_size=matrix_font(rows), max_rows=MAX_ROWS, max_cols=cols, places=places
+        )
+
+
+def abreast(row_of: Callable[[int], VGroup], below: float) -> VGroup:
+    """``row_of(cols)``, matrices side by side with as many columns each (up to 8) as stay legible once the row is
+    scaled to the frame's width and to ``below`` clear above the subtitle band; below the title, that large."""
+    room = TOP - (SUBTITLE_TOP + below)
+
+    def scale(row: VGroup) -> float:
+        return min(WIDTH / row.width, room / row.height)
+
+    def legible(row: VGroup) -> bool:
+        matrices = [m for m in row if isinstance(m, LabelledMatrix)]
+        smallest = min(min(m.number_size(), m.label_size()) for m in matrices)
+        return scale(row) * smallest >= MIN_FONT_SIZE
+
+    row = next((r for r in map(row_of, range(8, 2, -1)) if legible(r)), None) or row_of(3)
+    return below_title(row.scale(scale(row))).set_x(0)
