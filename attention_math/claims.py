@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 SATURATED = 0.99  # a top softmax weight from here on is called saturated (its gradient all but gone)
 SAME = 0.005  # weights closer than this print the same at two decimals
+EVEN = 0.15  # a row of weights whose largest and smallest differ by no more than this is almost even
+CLOSE = 0.2  # outputs this much closer together than the values they blend are called close
 FLAT = 0.05  # a row spread less than this is all but flat: layer norm's epsilon keeps its spread from reaching 1
 
 
@@ -232,6 +234,24 @@ def normalized(spread: Array) -> Claim:
     return Claim("Every row now has mean 0 and, unless its numbers were nearly equal, spread 1.", False)
 
 
+def alike_outputs(weights: Array, values: Array, output: Array) -> Claim | None:
+    """Why a head's output rows look alike, when they do: every row of weights is nearly even (no weight more than
+    EVEN from another in its row), so the outputs lie far closer together than the values they blend. ``None``
+    where that does not hold: the scene then says nothing about it."""
+
+    def widest(rows: Array) -> float:
+        return float(max(np.linalg.norm(a - b) for a in rows for b in rows))
+
+    even = bool(np.all(np.ptp(weights, axis=1) <= EVEN))
+    if not (even and widest(output) <= CLOSE * widest(values)):
+        return None
+    return Claim(
+        "The rows are close together: this head weighs every token almost evenly, so each output is nearly "
+        "the same blend of the values.",
+        True,
+    )
+
+
 def lesson_claims(values: LessonValues) -> dict[str, list[Claim]]:
     """Every claim the lesson makes about ``values`` (all sections computed), by scene id."""
     we, cs, ts = values.worked_example, values.cat_sat, values.train_station
@@ -244,6 +264,7 @@ def lesson_claims(values: LessonValues) -> dict[str, list[Claim]]:
         "train-station": list(row_meaning(ts.tokens, ts.weights, ts.focus)),
         "meaning-shift": [map_move(c.word, c.distance_before, c.distance_after) for c in ss.cases],
         "add-norm": [normalized(we.add_norm.spread)],
+        "weighted-sum": [c for c in [alike_outputs(head.weights, head.V, head.output)] if c],
     }
     if "real_model" in values.declared:
         rm = values.real_model

@@ -11,6 +11,7 @@ from manim import (
     UP,
     ArcBetweenPoints,
     Arrow,
+    Circle,
     Create,
     Dot,
     FadeIn,
@@ -71,8 +72,9 @@ class LocateAttention(LessonScene):
 
     @staticmethod
     def all_pairs(count: int = 4) -> VGroup:
-        """Tokens as dots, and an arc between every two of them: every token looks at every other."""
-        dots = VGroup(*(Dot(radius=0.09, color=palette.TEXT) for _ in range(count))).arrange(RIGHT, buff=0.65)
+        """Tokens as dots, an arc between every two of them and a loop on each: every token looks at every
+        token, itself included."""
+        dots = VGroup(*(Dot(radius=0.11, color=palette.TEXT) for _ in range(count))).arrange(RIGHT, buff=0.8)
         arcs = VGroup(
             *(
                 ArcBetweenPoints(dots[a].get_center(), dots[b].get_center(), angle=-TAU / 4, color=palette.HEAT_LOW)
@@ -80,7 +82,8 @@ class LocateAttention(LessonScene):
                 for b in range(a + 1, count)
             )
         )
-        return VGroup(dots, arcs)
+        loops = VGroup(*(Circle(radius=0.16, color=palette.HEAT_LOW).next_to(d, DOWN, buff=0) for d in dots))
+        return VGroup(dots, arcs, loops)
 
     def construct(self) -> None:
         self.show_title()
@@ -111,7 +114,8 @@ class LocateAttention(LessonScene):
         pairs.shift((layer[0].get_y() - pairs[0].get_y()) * UP)  # the tokens level with the attention block
         self.narrate("It is where every token looks at every token, itself included, to decide what it means here.")
         self.play(FadeIn(pairs[0]), Indicate(layer[0], color=palette.HEAT_LOW, scale_factor=1.05))
-        self.on_words("every token, itself", Create(pairs[1], lag_ratio=0.3), run_time=1.5)
+        self.on_words("looks at every token", Create(pairs[1], lag_ratio=0.3), run_time=1.2)
+        self.on_words("itself included", Create(pairs[2]), run_time=0.8)
         diagram = VGroup(column, arrows, block, repeat, note)
         uses = Card("What it is for", USES, palette.HEAT_LOW, width=4.6, font_size=BODY)
         self.narrate("Keeping context from the whole sequence is what tasks like translation and summarization need.")

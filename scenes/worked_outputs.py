@@ -29,6 +29,7 @@ from manim import (
     Write,
 )
 
+from attention_math import claims
 from attention_math.types import Head, WorkedExample
 from scenes.kit import (
     BODY,
@@ -162,6 +163,9 @@ class SumValues(LessonScene):
         self.play(give_way(old, FadeIn(out.get_frame())), *moved, run_time=1.2)
         rest = [out.get_row(r) for r in out.shown_rows if r is not None and r != i]
         self.play(LaggedStart(*(FadeIn(row) for row in rest), lag_ratio=0.3), run_time=1.5)
+        if alike := claims.alike_outputs(head.weights, head.V, head.output):  # what a learner sees, explained
+            self.narrate(alike.text)
+            self.on_words("almost evenly", Indicate(out.cells, color=palette.HIGHLIGHT, scale_factor=1))
         self.wait(2)
 
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from attention_math import DEFAULT_EXAMPLE, load_example
-from attention_math.claims import lesson_claims, normalized, toy_match
+from attention_math.claims import alike_outputs, lesson_claims, normalized, toy_match
 from attention_math.new_example import build
 from attention_math.values import compute
 
@@ -162,6 +162,18 @@ def check_normalized(text: str, ex: dict) -> None:
         assert "unless its numbers were nearly equal" in text
 
 
+def check_alike_outputs(text: str, ex: dict) -> None:
+    we = ex["worked_example"]
+    x, head = we["X"], we["heads"][0]
+    q, k, v = x @ head["W_q"], x @ head["W_k"], x @ head["W_v"]
+    weights = softmax(q @ k.T / np.sqrt(q.shape[1]))
+    out = weights @ v
+    assert "almost evenly" in text
+    assert all(row.max() - row.min() <= 0.15 for row in weights), weights  # every row nearly even
+    spread = [max(np.linalg.norm(a - b) for a in m for b in m) for m in (out, v)]
+    assert spread[0] <= 0.2 * spread[1], spread  # the outputs much closer together than the values
+
+
 def test_every_claim_is_true_of_the_numbers(example, claims):
     checks = {
         "dot-products": check_largest_score,
@@ -169,6 +181,7 @@ def test_every_claim_is_true_of_the_numbers(example, claims):
         "scaling-comparison": check_lean,
         "train-station": check_row_meaning,
         "add-norm": check_normalized,
+        "weighted-sum": check_alike_outputs,
     }
     for scene, check in checks.items():
         for claim in claims[scene]:
@@ -250,3 +263,11 @@ def test_a_nearly_flat_row_is_not_said_to_reach_spread_1():
     said = normalized(np.array([0.4, spread]))
     assert not said.holds and "unless its numbers were nearly equal" in said.text
     assert normalized(np.array([0.4, 0.9])).holds
+
+
+def test_alike_outputs_is_said_of_the_default_head_1_only():
+    """Head 1's weights are nearly even (0.18 to 0.32) and its outputs nearly equal; head 2 picks "phones"."""
+    claims_of = lesson_claims(compute(load_example(DEFAULT_EXAMPLE)))
+    assert [c.text.split(":")[0] for c in claims_of["weighted-sum"]] == ["The rows are close together"]
+    we = compute(load_example(DEFAULT_EXAMPLE)).worked_example
+    assert alike_outputs(we.heads[1].weights, we.heads[1].V, we.heads[1].output) is None
