@@ -7,13 +7,9 @@ from manim import (
     DOWN,
     LEFT,
     RIGHT,
-    TAU,
     UP,
-    ArcBetweenPoints,
     Arrow,
-    Circle,
     Create,
-    Dot,
     FadeIn,
     FadeOut,
     GrowArrow,
@@ -45,7 +41,7 @@ from scenes.kit import (
     stagger,
 )
 from scenes.kit.charts import cell_grid
-from scenes.kit.diagrams import Card, LabelBox, Sentence, arc_between, connect, stack
+from scenes.kit.diagrams import Card, LabelBox, Sentence, all_pairs, arc_between, connect, stack
 from scenes.kit.layout import GAP, SUBTITLE_TOP, caption_band, fit_content, to_middle
 from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt, fmt_int
@@ -69,21 +65,6 @@ TRANSFORMER_LAYER = ("Multi-head self-attention", "Add & Norm", "Feed-forward", 
 
 class LocateAttention(LessonScene):
     """The Transformer as a block diagram, built bottom-up; the attention block lights up; what it is for."""
-
-    @staticmethod
-    def all_pairs(count: int = 4) -> VGroup:
-        """Tokens as dots, an arc between every two of them and a loop on each: every token looks at every
-        token, itself included."""
-        dots = VGroup(*(Dot(radius=0.11, color=palette.TEXT) for _ in range(count))).arrange(RIGHT, buff=0.8)
-        arcs = VGroup(
-            *(
-                ArcBetweenPoints(dots[a].get_center(), dots[b].get_center(), angle=-TAU / 4, color=palette.HEAT_LOW)
-                for a in range(count)
-                for b in range(a + 1, count)
-            )
-        )
-        loops = VGroup(*(Circle(radius=0.16, color=palette.HEAT_LOW).next_to(d, DOWN, buff=0) for d in dots))
-        return VGroup(dots, arcs, loops)
 
     def construct(self) -> None:
         self.show_title()
@@ -110,7 +91,7 @@ class LocateAttention(LessonScene):
         note.match_y(layer[0])
         self.narrate("This lesson is about the first block: multi-head self-attention.")
         self.play(layer[0].animate.highlight(palette.HEAT_LOW), FadeIn(note, shift=RIGHT * 0.2))
-        pairs = self.all_pairs().next_to(block, RIGHT, buff=0.5)
+        pairs = all_pairs().next_to(block, RIGHT, buff=0.5)
         pairs.shift((layer[0].get_y() - pairs[0].get_y()) * UP)  # the tokens level with the attention block
         self.narrate("It is where every token looks at every token, itself included, to decide what it means here.")
         self.play(FadeIn(pairs[0]), Indicate(layer[0], color=palette.HEAT_LOW, scale_factor=1.05))

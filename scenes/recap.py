@@ -1,4 +1,4 @@
-"""Chapter "Recap": the seven steps of a self-attention layer with their shapes, then a quiz."""
+"""Chapter "Recap": the seven steps of a self-attention layer with their shapes (the quiz: ``quiz.py``)."""
 
 from __future__ import annotations
 
@@ -6,20 +6,16 @@ from manim import (
     DOWN,
     LEFT,
     RIGHT,
-    UP,
     Create,
     FadeIn,
     FadeOut,
-    Line,
     SurroundingRectangle,
     VGroup,
     Write,
-    linear,
 )
 
 from scenes.kit import (
     BODY,
-    CAPTION,
     FORMULA,
     LEAD,
     SERIF,
@@ -30,8 +26,7 @@ from scenes.kit import (
     notation,
     palette,
 )
-from scenes.kit.base import speaking_time
-from scenes.kit.layout import GAP, MIDDLE, SUBTITLE_TOP, TOP, fit_width
+from scenes.kit.layout import GAP, SUBTITLE_TOP, fit_width
 from scenes.kit.numbers import fmt, fmt_int
 
 ROW_GAP = 0.42  # between the steps' rows, when the frame has room
@@ -136,97 +131,3 @@ class RecapSteps(LessonScene):
         for row in rows:
             for part, x in zip(row, starts, strict=True):
                 part.set_x(x, direction=LEFT)
-
-
-#: The five questions of the Q&A notes: question, answer (Pango markup), spoken answer.
-QUIZ = [
-    (
-        "What is the difference between self-attention\nand cross-attention?",
-        "Self-attention takes <span fgcolor='{q}'>Q</span>, <span fgcolor='{k}'>K</span> and "
-        "<span fgcolor='{v}'>V</span> from the same sequence.\nCross-attention takes <span fgcolor='{q}'>Q</span> "
-        "from one sequence (the decoder)\nand <span fgcolor='{k}'>K</span>, <span fgcolor='{v}'>V</span> "
-        "from another (the encoder).",
-        "Self-attention: Q, K and V from one sequence. Cross-attention: queries from the decoder, "
-        "keys and values from the encoder.",
-    ),
-    (
-        "How does multi-head attention relate\nto self-attention?",
-        "It runs several self-attentions in parallel,\neach with its own learned projections,\n"
-        "so each head can capture a different kind of relationship.",
-        "Multi-head attention runs several self-attentions in parallel, each learning its own kind of relation.",
-    ),
-    (
-        "What is the computational complexity\nof self-attention?",
-        "<span fgcolor='{heat}'>O(n²·d<sub>model</sub>)</span> for the scores, with n the sequence length:\n"
-        "QKᵀ compares all n × n pairs of tokens in every head,\n"
-        "each with a dot product dₖ long; h · dₖ = d<sub>model</sub>.\n"
-        "The projections add O(n·d<sub>model</sub>²): the n² term wins for long inputs.",
-        "Order n squared times d model for the scores, every pair of tokens compared in every head; "
-        "the projections add order n times d model squared.",
-    ),
-    (
-        "Why do we divide the dot products by √dₖ?",
-        "In high dimensions dot products grow large,\nsoftmax saturates and its gradients vanish.\n"
-        "Dividing by √dₖ keeps their variance near one:\ntraining keeps learning.",
-        "Large dot products saturate softmax and kill its gradients; dividing by √d_k keeps them in range.",
-    ),
-    (
-        "What is the main purpose of self-attention?",
-        "To let each token focus on the other tokens,\ncapturing context and dependencies\n"
-        "wherever they are in the sequence.",
-        "To let every token gather context from every token, wherever it sits in the sequence.",
-    ),
-]
-
-
-QUESTION = 40  # a quiz question: the clip's one line to read
-ANSWER = 30  # its answer, a few lines
-
-
-class QuizAttention(LessonScene):
-    """Five questions; each answer appears after a pause to think."""
-
-    THINK_SECONDS = 4.5  # of silence once the question has been said, the timer running out
-
-    def construct(self) -> None:
-        self.show_title()
-        shown = None
-        for i, (question, answer, said) in enumerate(QUIZ):
-            if shown:
-                self.play(FadeOut(shown), run_time=0.6)
-            shown = self.ask(i, question, answer, said)
-
-    def ask(self, index: int, question: str, answer: str, said: str) -> VGroup:
-        """Show the question, let a timer bar run out, then reveal the answer (left on screen)."""
-        count = notation(caption(f"Question {index + 1} of {len(QUIZ)}", CAPTION, palette.MUTED, font=SERIF))
-        asked = caption(question, QUESTION, font=SERIF, line_spacing=1.1)
-        card = VGroup(count, asked).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
-        timer = Line(LEFT * 3, RIGHT * 3, color=palette.HEAT_LOW, stroke_width=8)
-        think = caption("time to think", CAPTION, palette.MUTED, font=SERIF).next_to(timer, RIGHT, buff=0.3)
-        clock = VGroup(timer, think).next_to(card, DOWN, buff=0.5, aligned_edge=LEFT)
-        colours = {
-            "q": palette.QUERY.to_hex(),
-            "k": palette.KEY.to_hex(),
-            "v": palette.VALUE.to_hex(),
-            "heat": palette.HIGHLIGHT.to_hex(),  # the answer's key term (red would read as wrong)
-        }
-        lines = answer.format(**colours).split("\n")
-        reply = VGroup(*(caption(line, ANSWER, font=SERIF, markup=True) for line in lines))
-        reply.arrange(DOWN, aligned_edge=LEFT, buff=0.2).next_to(clock, DOWN, buff=0.5, aligned_edge=LEFT)
-        fit_width(reply, 12.6).align_to(clock, LEFT)  # a shrunk answer keeps the question's left edge
-        whole = VGroup(card, clock, reply)  # one left edge for every question: the answers never jump sideways
-        whole.move_to(UP * MIDDLE).to_edge(LEFT, buff=0.9)
-        whole.shift(UP * max(0.0, SUBTITLE_TOP + GAP - whole.get_bottom()[1]))
-        whole.shift(DOWN * max(0.0, whole.get_top()[1] - TOP))
-        self.narrate(question.replace("\n", " ") + " Pause and think.")
-        self.play(FadeIn(card, shift=0.2 * DOWN), FadeIn(clock), run_time=0.8)
-        self.finish_narration()
-        self.play(timer.animate.scale(0.001, about_edge=LEFT), run_time=self.THINK_SECONDS, rate_func=linear)
-        speaking = speaking_time(self.narrate(said))
-        self.play(FadeOut(clock), FadeIn(reply[0], shift=0.2 * UP), run_time=0.8)
-        between = max(0.0, speaking - 0.8) / len(reply) - 0.5
-        for line in reply[1:]:  # the answer line by line while it is said
-            self.wait(max(0.1, between))
-            self.play(FadeIn(line, shift=0.1 * UP), run_time=0.5)
-        self.finish_narration()
-        return VGroup(card, reply)

@@ -10,8 +10,11 @@ from manim import (
     RIGHT,
     TAU,
     UP,
+    ArcBetweenPoints,
     Arrow,
+    Circle,
     CurvedArrow,
+    Dot,
     ManimColor,
     Mobject,
     Rectangle,
@@ -136,6 +139,21 @@ def arc_between(
     a, b = start.get_top() + height * UP, end.get_top() + height * UP
     angle = bend if a[0] > b[0] else -bend
     return CurvedArrow(a, b, angle=angle, color=color, stroke_width=4, tip_length=0.18)
+
+
+def all_pairs(count: int = 4) -> VGroup:
+    """Tokens as dots, an arc between every two of them and a loop on each: every token looks at every token,
+    itself included. Its parts: the dots, the arcs, the loops."""
+    dots = VGroup(*(Dot(radius=0.11, color=palette.TEXT) for _ in range(count))).arrange(RIGHT, buff=0.8)
+    arcs = VGroup(
+        *(
+            ArcBetweenPoints(dots[a].get_center(), dots[b].get_center(), angle=-TAU / 4, color=palette.HEAT_LOW)
+            for a in range(count)
+            for b in range(a + 1, count)
+        )
+    )
+    loops = VGroup(*(Circle(radius=0.16, color=palette.HEAT_LOW).next_to(d, DOWN, buff=0) for d in dots))
+    return VGroup(dots, arcs, loops)
 
 
 class ShapeBlock(VGroup):

@@ -4,7 +4,8 @@ import pytest
 from manim import Square
 
 from scenes.kit.charts import cell_grid, panel, value_bars
-from scenes.recap import QUIZ, shape
+from scenes.quiz import QUIZ
+from scenes.recap import shape
 
 
 @pytest.mark.parametrize("n", [2, 5])

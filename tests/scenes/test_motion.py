@@ -117,7 +117,7 @@ def test_a_thing_comes_in_as_the_sentence_names_it() -> None:
 
 def test_the_quiz_leaves_time_to_think_after_each_question() -> None:
     """After "Pause and think." the answer comes only when a 4-second silence (the timer) has passed."""
-    from scenes.recap import QuizAttention
+    from scenes.quiz import QuizAttention
 
     said: list[tuple[float, float, str]] = []
 

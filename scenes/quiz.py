@@ -1,0 +1,205 @@
+"""The lesson's last scene: five questions, each with time to think, then its answer beside a picture of it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Brace,
+    FadeIn,
+    FadeOut,
+    Line,
+    Square,
+    VGroup,
+    linear,
+)
+
+from attention_math.types import ScalingDemo
+from scenes.kit import CAPTION, LABEL, SERIF, LessonScene, SoftmaxBars, caption, formula, notation, palette
+from scenes.kit.base import speaking_time
+from scenes.kit.charts import cell_grid
+from scenes.kit.diagrams import LabelBox, all_pairs, connect
+from scenes.kit.layout import GAP, MIDDLE, SUBTITLE_TOP, TOP
+
+#: The five questions of the Q&A notes: question, answer (Pango markup), spoken answer.
+QUIZ = [
+    (
+        "What is the difference between\nself-attention and cross-attention?",
+        "Self-attention takes <span fgcolor='{q}'>Q</span>, <span fgcolor='{k}'>K</span> and "
+        "<span fgcolor='{v}'>V</span>\nfrom the same sequence.\nCross-attention takes <span fgcolor='{q}'>Q</span> "
+        "from one\n(the decoder), <span fgcolor='{k}'>K</span> and <span fgcolor='{v}'>V</span> "
+        "from\nanother (the encoder).",
+        "Self-attention: Q, K and V from one sequence. Cross-attention: queries from the decoder, "
+        "keys and values from the encoder.",
+    ),
+    (
+        "How does multi-head attention\nrelate to self-attention?",
+        "It runs several self-attentions in parallel,\neach with its own learned projections,\n"
+        "so each head can learn its own relation;\ntheir outputs are concatenated.",
+        "Multi-head attention runs several self-attentions in parallel, each learning its own kind of relation.",
+    ),
+    (
+        "What is the computational complexity\nof self-attention?",
+        "<span fgcolor='{heat}'>O(n²·d<sub>model</sub>)</span> for the scores, n the length:\n"
+        "QKᵀ compares all n × n pairs in every head,\n"
+        "each a dot product dₖ long; h · dₖ = d<sub>model</sub>.\n"
+        "Projections add O(n·d<sub>model</sub>²):\nthe n² term wins for long inputs.",
+        "Order n squared times d model for the scores, every pair of tokens compared in every head; "
+        "the projections add order n times d model squared.",
+    ),
+    (
+        "Why do we divide the dot products by √dₖ?",
+        "Dot products grow with dₖ: softmax\nsaturates and its gradients vanish.\n"
+        "Dividing by √dₖ keeps their variance\nnear one: training keeps learning.",
+        "Large dot products saturate softmax and kill its gradients; dividing by √d_k keeps them in range.",
+    ),
+    (
+        "What is the main purpose of self-attention?",
+        "To let each token gather context\nfrom every token, itself included,\nwherever it is in the sequence.",
+        "To let every token gather context from every token, wherever it sits in the sequence.",
+    ),
+]
+
+QUESTION = 40  # a quiz question: the clip's one line to read
+ANSWER = 30  # its answer, a few lines
+PICTURE_GAP = 0.6  # between the answer and its picture, and the question above it
+MAX_GROWTH = 1.25  # a picture's labels grow no larger than the answer's text
+
+
+class QuizAttention(LessonScene):
+    """Five questions; each answer appears after a pause to think, its picture beside it."""
+
+    THINK_SECONDS = 4.5  # of silence once the question has been said, the timer running out
+
+    def construct(self) -> None:
+        self.show_title()
+        pictures = answer_pictures(self.values.scaling_demo)
+        shown = None
+        for i, (question, answer, said) in enumerate(QUIZ):
+            if shown:
+                self.play(FadeOut(shown), run_time=0.6)
+            shown = self.ask(i, question, answer, said, pictures[i]())
+
+    def ask(self, index: int, question: str, answer: str, said: str, picture: VGroup) -> VGroup:
+        """Show the question, let a timer bar run out, then reveal the answer and its picture (left on screen)."""
+        count = notation(caption(f"Question {index + 1} of {len(QUIZ)}", CAPTION, palette.MUTED, font=SERIF))
+        asked = caption(question, QUESTION, font=SERIF, line_spacing=1.1)
+        card = VGroup(count, asked).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
+        timer = Line(LEFT * 3, RIGHT * 3, color=palette.HEAT_LOW, stroke_width=8)
+        think = caption("time to think", CAPTION, palette.MUTED, font=SERIF).next_to(timer, RIGHT, buff=0.3)
+        clock = VGroup(timer, think).next_to(card, DOWN, buff=0.5, aligned_edge=LEFT)
+        colours = {
+            "q": palette.QUERY.to_hex(),
+            "k": palette.KEY.to_hex(),
+            "v": palette.VALUE.to_hex(),
+            "heat": palette.HIGHLIGHT.to_hex(),  # the answer's key term (red would read as wrong)
+        }
+        lines = answer.format(**colours).split("\n")
+        reply = VGroup(*(caption(line, ANSWER, font=SERIF, markup=True) for line in lines))
+        reply.arrange(DOWN, aligned_edge=LEFT, buff=0.2).next_to(clock, DOWN, buff=0.5, aligned_edge=LEFT)
+        whole = VGroup(card, clock, reply)  # one left edge for every question: the answers never jump sideways
+        whole.move_to(UP * MIDDLE).to_edge(LEFT, buff=0.6)
+        whole.shift(UP * max(0.0, SUBTITLE_TOP + GAP - whole.get_bottom()[1]))
+        whole.shift(DOWN * max(0.0, whole.get_top()[1] - TOP))
+        place_beside(picture, reply, card)
+        self.narrate(question.replace("\n", " ") + " Pause and think.")
+        self.play(FadeIn(card, shift=0.2 * DOWN), FadeIn(clock), run_time=0.8)
+        self.finish_narration()
+        self.play(timer.animate.scale(0.001, about_edge=LEFT), run_time=self.THINK_SECONDS, rate_func=linear)
+        speaking = speaking_time(self.narrate(said))
+        self.play(FadeOut(clock), FadeIn(reply[0], shift=0.2 * UP), FadeIn(picture), run_time=0.8)
+        between = max(0.0, speaking - 0.8) / len(reply) - 0.5
+        for line in reply[1:]:  # the answer line by line while it is said
+            self.wait(max(0.1, between))
+            self.play(FadeIn(line, shift=0.1 * UP), run_time=0.5)
+        self.finish_narration()
+        return VGroup(card, reply, picture)
+
+
+def place_beside(picture: VGroup, reply: VGroup, question: VGroup) -> None:
+    """``picture`` right of ``reply``, below ``question``, as large as that room allows (its text no larger than
+    the answer's), its middle level with the answer's where the room lets it."""
+    width = 7.1 - 0.3 - (reply.get_right()[0] + PICTURE_GAP)  # clear of the frame's right edge
+    top, bottom = question.get_bottom()[1] - PICTURE_GAP, SUBTITLE_TOP + GAP
+    picture.scale(min(width / picture.width, (top - bottom) / picture.height, MAX_GROWTH))
+    picture.next_to(reply, RIGHT, buff=PICTURE_GAP).set_y(reply.get_y())
+    picture.shift(DOWN * max(0.0, picture.get_top()[1] - top))
+    picture.shift(UP * max(0.0, bottom - picture.get_bottom()[1]))
+
+
+def answer_pictures(sd: ScalingDemo) -> list[Callable[[], VGroup]]:
+    """A picture per answer, in the questions' order (built when asked: each is laid out beside its answer)."""
+    return [self_and_cross, heads_joined, all_pairs_grid, lambda: softer_weights(sd), every_token]
+
+
+def dots(count: int) -> VGroup:
+    """A sequence of ``count`` tokens, as small squares."""
+    return VGroup(*(Square(0.32, color=palette.TEXT) for _ in range(count))).arrange(RIGHT, buff=0.18)
+
+
+def roles(names: str) -> VGroup:
+    """Q, K, V (or some of them) in their roles' colours."""
+    return VGroup(*(formula(n, size=36, color=palette.ROLE[n]) for n in names)).arrange(RIGHT, buff=0.5)
+
+
+def self_and_cross() -> VGroup:
+    """One sequence feeding Q, K and V; right of it, the decoder feeding Q and the encoder K and V."""
+    one, decoder, encoder = dots(4), dots(3), dots(4)
+    VGroup(one, VGroup(decoder, encoder).arrange(RIGHT, buff=0.7)).arrange(RIGHT, buff=1.2)
+    qkv, q, kv = roles("QKV"), roles("Q"), roles("KV")
+    for feeds, rows in ((qkv, one), (q, decoder), (kv, encoder)):
+        feeds.next_to(rows, DOWN, buff=0.9)
+    names = VGroup(
+        caption("decoder", LABEL, palette.MUTED).next_to(decoder, UP, buff=0.15),
+        caption("encoder", LABEL, palette.MUTED).next_to(encoder, UP, buff=0.15),
+    )
+    across = caption("cross-attention", LABEL, palette.MUTED).next_to(names, UP, buff=0.2)
+    alone = caption("self-attention", LABEL, palette.MUTED).next_to(one, UP).match_y(across)
+    arrows = VGroup(*(connect(one, r) for r in qkv), connect(decoder, q), *(connect(encoder, r) for r in kv))
+    return VGroup(alone, across, names, one, decoder, encoder, qkv, q, kv, arrows)
+
+
+def heads_joined() -> VGroup:
+    """Three heads side by side, their outputs concatenated."""
+    heads = VGroup(*(LabelBox(f"head {i}", width=1.3, height=1.1) for i in (1, 2, 3))).arrange(RIGHT, buff=0.3)
+    concat = LabelBox("concat", width=heads.width, height=0.7).next_to(heads, DOWN, buff=0.8)
+    inputs = LabelBox("X", width=heads.width, height=0.7).next_to(heads, UP, buff=0.8)
+    arrows = VGroup(*(connect(inputs, h, vertical=True) for h in heads), *(connect(h, concat) for h in heads))
+    return VGroup(inputs, heads, concat, arrows)
+
+
+def all_pairs_grid(n: int = 6) -> VGroup:
+    """An n × n grid of scores, its two sides braced n."""
+    grid = cell_grid(n, 3.0, color=palette.MUTED, opacity=0.45)
+    top = Brace(grid, UP, color=palette.MUTED)
+    left = Brace(grid, LEFT, color=palette.MUTED)
+    return VGroup(
+        grid,
+        top,
+        formula("n", size=36).next_to(top, UP, buff=0.1),
+        left,
+        formula("n", size=36).next_to(left, LEFT, buff=0.1),
+        caption("one score per pair", LABEL, palette.MUTED).next_to(grid, DOWN, buff=0.25),
+    )
+
+
+def softer_weights(sd: ScalingDemo) -> VGroup:
+    """The scaling chapter's weights, raw and ÷√dₖ, side by side on the weights' colour scale."""
+    keys = [f"k{chr(0x2081 + j)}" if j < 9 else f"k{j + 1}" for j in range(len(sd.raw))]
+    charts = [
+        SoftmaxBars(w, keys, height=2.2, bar_width=0.55, weights=True, legend=False)
+        for w in (sd.softmax_raw, sd.softmax_scaled)
+    ]
+    names = [formula(r"q \cdot k", size=36), formula(r"q \cdot k / \sqrt{d_k}", size=36)]
+    pairs = [VGroup(c, n.next_to(c, DOWN, buff=0.45)) for c, n in zip(charts, names, strict=True)]
+    return VGroup(*pairs).arrange(RIGHT, buff=0.8, aligned_edge=DOWN)
+
+
+def every_token() -> VGroup:
+    """Every token looking at every token, itself included."""
+    pairs = all_pairs()
+    return VGroup(pairs, caption("every token, itself included", LABEL, palette.MUTED).next_to(pairs, DOWN, buff=0.4))
