@@ -8,6 +8,7 @@ from manim import (
     RIGHT,
     UL,
     UP,
+    AnimationGroup,
     ArcBetweenPoints,
     Create,
     DashedLine,
@@ -16,6 +17,7 @@ from manim import (
     FadeIn,
     FadeOut,
     LaggedStart,
+    ReplacementTransform,
     Square,
     SurroundingRectangle,
     Text,
@@ -43,6 +45,7 @@ from scenes.kit import (
 )
 from scenes.kit.charts import cell_grid, panel
 from scenes.kit.layout import fit_content, fit_width
+from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt_bytes, fmt_count, fmt_int
 
 
@@ -56,7 +59,7 @@ def _same_set() -> VGroup:
 
 def _everyone_to_everyone() -> VGroup:
     cost = notation(caption("O(n²)", TITLE, palette.HEAT_HIGH, font=SERIF))
-    return VGroup(cost, cell_grid(6, 1.5)).arrange(RIGHT, buff=0.5)
+    return VGroup(cost, cell_grid(6, 1.5, palette.TEXT, 0.45)).arrange(RIGHT, buff=0.5)  # as the next clip's grids
 
 
 def _attends_everywhere() -> VGroup:
@@ -104,11 +107,17 @@ class ListLimitations(LessonScene):
             "Every token can attend to everything, even irrelevant words, which adds noise.",
             "And tokens are flat: phrases and syntax are not built into attention itself.",
         )
+        large = VGroup()  # one card at a time fills the frame; then the four side by side, to read again
         for card, line in zip(cards, narration, strict=True):
-            frame, heading, picture, note = card
+            gone, large = large, fit_content(card.copy())
+            frame, heading, picture, note = large
             self.narrate(line)
-            self.play(Create(frame), Write(heading), run_time=0.8)
+            arrive = AnimationGroup(Create(frame), Write(heading))
+            self.play(give_way(gone, arrive) if len(gone) else arrive, run_time=0.8)  # the first opens the clip
             self.play(FadeIn(picture, shift=UP * 0.2), FadeIn(note), run_time=1.0)
+        self.finish_narration()
+        self.play(ReplacementTransform(large, cards[-1]), FadeIn(cards[:-1]), run_time=1.2)
+        self.wait(2)
 
 
 GRID = 4.2  # side of the largest query-key grid; every grid's cells are that grid's size

@@ -59,7 +59,7 @@ def panel(heading: str, picture: VGroup, note: str, width: float = 6.6, height: 
     heading
         The card's title.
     picture
-        The illustration, scaled to fit between heading and note.
+        The illustration, scaled (up or down) to fill the room between heading and note.
     note
         One short explanatory line.
     width, height
@@ -76,9 +76,7 @@ def panel(heading: str, picture: VGroup, note: str, width: float = 6.6, height: 
     line = caption(note, SMALL, palette.MUTED)
     line.scale_to_fit_width(min(line.width, width - 0.4)).next_to(frame.get_bottom(), UP, buff=0.2)
     room = title.get_bottom()[1] - line.get_top()[1] - 0.3
-    picture.scale_to_fit_height(min(picture.height, room))
-    if picture.width > width - 0.6:
-        picture.scale_to_fit_width(width - 0.6)
+    picture.scale(min(room / picture.height, (width - 0.6) / picture.width))  # as large as the card allows
     picture.move_to((title.get_bottom() + line.get_top()) / 2)
     return VGroup(frame, title, picture, line)
 
