@@ -178,9 +178,10 @@ class MultiplyMatrices(LessonScene):
             *(TransformFromCopy(k.get_entry(i, j), kt.get_entry(j, i)) for i, j in np.ndindex(r.right_rows.shape)),
         )
         self.play(FadeOut(k), FadeOut(arrow), run_time=0.5)
+        same = " Here they happen to hold the same numbers." if np.array_equal(r.left, r.right_rows) else ""
         self.narrate(
             "On its left, a second table, Q, also one row per word. Later, Q will hold queries and K keys; "
-            "for now they are just two tables.",
+            "for now they are just two tables." + same,
             FadeIn(q),
             FadeIn(times),
             FadeIn(equals),

@@ -131,3 +131,20 @@ def test_every_claim_is_said_where_it_belongs():
         said = snapshots(by_id[scene])[-1].narration
         missing = [c.text for c in made if c.text not in said]
         assert not missing, f"{scene} does not say {missing}"
+
+
+@pytest.mark.parametrize(
+    ("w_k", "same"), [(None, True), ("[[0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]", False)]
+)
+def test_the_primer_says_q_and_k_are_equal_only_when_they_are(tmp_path, w_k, same):
+    """The default's cat_sat projections are both the identity, so Q = K: the voice says so, and only then."""
+    text = (ROOT / "assets/examples/default.toml").read_text(encoding="utf-8")
+    if w_k:  # swap K's first two columns: Q stays E, K does not
+        identity = "W_k = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]"
+        assert identity in text
+        text = text.replace(identity, f"W_k = {w_k}")
+    example = tmp_path / "example.toml"
+    example.write_text(text, encoding="utf-8")
+    entry = next(e for e in LESSON if e.id == "matrix-product")
+    said = " ".join(probe(entry, example)[-1].said)
+    assert ("happen to hold the same numbers" in said) is same
