@@ -26,6 +26,7 @@ from scenes.kit import (
     notation,
     palette,
 )
+from scenes.kit.diagrams import step_names
 from scenes.kit.layout import GAP, SUBTITLE_TOP, fit_width
 from scenes.kit.numbers import fmt, fmt_int
 
@@ -52,25 +53,26 @@ class RecapSteps(LessonScene):
         title = self.show_title()
         legend = self.legend(we.tokens, T, d_model, d_k).next_to(title, DOWN, buff=0.3)
         self.narrate("Seven steps turn the input into context-aware vectors. Follow the shapes of our example.")
+        names = step_names(we.W_O is not None)
         steps = [
-            ("Input embeddings", r"X", shape(T, d_model), "Each token enters as a row of X."),
+            (names[0], r"X", shape(T, d_model), "Each token enters as a row of X."),
             (
-                "Project to Q, K, V",
+                names[1],
                 r"Q = XW_{Q}",
                 rf"({shape(T, d_model)})({shape(d_model, d_k)}) \to {shape(T, d_k)}",
                 "Three learned matrices project X into queries, keys and values.",
             ),
-            ("Dot products", r"QK^T", shape(T, T), "Every query meets every key: one score per pair of tokens."),
+            (names[2], r"QK^T", shape(T, T), "Every query meets every key: one score per pair of tokens."),
             (
-                "Scale",
+                names[3],
                 r"QK^T / \sqrt{d_k}",
                 rf"{shape(T, T)}\ \ (\div {fmt(sqrt_d_k)})",
                 "Dividing by √d_k keeps the scores in a healthy range.",
             ),
-            ("Softmax per row", r"\mathrm{softmax}(\cdot)", shape(T, T), "Softmax turns each row into weights."),
-            ("Weighted sum", r"\alpha V", shape(T, d_k), "Each output row is a weighted sum of the value vectors."),
+            (names[4], r"\mathrm{softmax}(\cdot)", shape(T, T), "Softmax turns each row into weights."),
+            (names[5], r"\alpha V", shape(T, d_k), "Each output row is a weighted sum of the value vectors."),
             (
-                "Output" if we.W_O is not None else "Join the heads",
+                names[6],
                 r"\mathrm{concat}(\text{heads})" + (r"\, W_{O}" if we.W_O is not None else ""),
                 shape(T, d_model),
                 f"The {fmt_int(h)} heads are joined"

@@ -51,10 +51,12 @@ from scenes.kit import (
     notation,
     palette,
 )
+from scenes.kit.diagrams import roadmap, step_names
 from scenes.kit.layout import (
     GAP,
     MAX_COLS,
     MAX_ROWS,
+    MIDDLE,
     SAFE_MARGIN,
     SUBTITLE_TOP,
     TOP,
@@ -65,6 +67,7 @@ from scenes.kit.layout import (
     matrix_font,
     token_matrix,
 )
+from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt, places_for
 
 
@@ -90,8 +93,10 @@ class ShowEmbeddings(LessonScene):
         self.show_title()
         sentence = TokenRow(tokens, font_size=HERO).move_to(UP * 0.5)
         sentence = fit_width(sentence, 12)
-        self.narrate("Now all of multi-head self-attention, in seven steps. We start from a sentence.")
-        self.play(LaggedStart(*(FadeIn(t, shift=DOWN * 0.2) for t in sentence), lag_ratio=0.2))
+        steps = roadmap(step_names(we.W_O is not None), current=0).scale(1.3).move_to(UP * MIDDLE)
+        self.narrate("Now all of multi-head self-attention, in seven steps.", FadeIn(steps))
+        self.narrate("The first: we start from a sentence.")
+        self.play(give_way(steps, LaggedStart(*(FadeIn(t, shift=DOWN * 0.2) for t in sentence), lag_ratio=0.2)))
         matrix = token_matrix(x, tokens, "X", max_cols=8)
         brace = Brace(matrix.cells, DOWN, color=palette.MUTED)
         width = formula(rf"d_{{\text{{model}}}} = {we.d_model}", size=TITLE).next_to(brace, DOWN, buff=0.1)

@@ -9,6 +9,7 @@ from manim import (
     LEFT,
     RIGHT,
     TAU,
+    UL,
     UP,
     ArcBetweenPoints,
     Arrow,
@@ -139,6 +140,24 @@ def arc_between(
     a, b = start.get_top() + height * UP, end.get_top() + height * UP
     angle = bend if a[0] > b[0] else -bend
     return CurvedArrow(a, b, angle=angle, color=color, stroke_width=4, tip_length=0.18)
+
+
+def step_names(output_projection: bool) -> list[str]:
+    """The seven steps of multi-head self-attention, as the worked example's chapter and the recap name them."""
+    last = "Output" if output_projection else "Join the heads"
+    return ["Input embeddings", "Project to Q, K, V", "Dot products", "Scale", "Softmax per row", "Weighted sum", last]
+
+
+def roadmap(names: Sequence[str], current: int) -> VGroup:
+    """The steps as a numbered list, step ``current`` (from 0) lit and the others dim: where the chapter stands."""
+    numbers = VGroup(*(notation(caption(f"{i + 1}.", LEAD, palette.MUTED)) for i in range(len(names))))  # ordinals
+    steps = VGroup(*(caption(n, LEAD, palette.TEXT if i == current else palette.MUTED) for i, n in enumerate(names)))
+    for i, step in enumerate(steps):  # one line height, whatever the letters' descenders
+        step.move_to(i * 0.62 * DOWN, aligned_edge=UL)
+    for number, step in zip(numbers, steps, strict=True):  # right-aligned, level with the name's capitals
+        number.next_to(step, LEFT, buff=0.3).align_to(step, UP)
+        number.align_to(steps.get_left() + 0.3 * LEFT, RIGHT)
+    return VGroup(numbers, steps)
 
 
 def all_pairs(count: int = 4) -> VGroup:
