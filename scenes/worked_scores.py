@@ -199,12 +199,14 @@ class AlignDotProducts(LessonScene):
         score stays, in ``chip``."""
         table = products(head, 0, j, tokens[j])
         fit_width(table, 6.7 - readout.get_left()[0]).next_to(readout, DOWN, buff=0.35).align_to(readout, LEFT)
-        readout[1].set_value(head.scores[0, j])  # at once: never a sum beside products it does not equal
+        # unseen until its products are: the working comes before the answer, and no sum beside other products
+        readout[1].set_value(head.scores[0, j]).set_opacity(0)
         lit = [keys[j].animate.set_opacity(1), names[j].animate.set_opacity(1)]
         first = j == 0  # the first pair row by row, slowly enough to follow; the others whole
         self.play(*lit, FadeIn(table[0]), run_time=0.6)
         rows = [FadeIn(row, shift=RIGHT * 0.1) for row in table[1:]]
         self.play(LaggedStart(*rows, lag_ratio=0.6 if first else 0.1), run_time=2.4 if first else 0.5)
+        self.play(readout[1].animate.set_opacity(1), run_time=0.3)
         self.wait(1.0 if first else 0.5)
         dim = [keys[j].animate.set_opacity(0.45), names[j].animate.set_opacity(0.45)]
         self.play(*dim, FadeOut(table), FadeIn(chip, shift=DOWN * 0.1), run_time=0.4)
