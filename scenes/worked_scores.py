@@ -26,7 +26,9 @@ from manim import (
     Indicate,
     LaggedStart,
     Line,
+    Mobject,
     ReplacementTransform,
+    Transform,
     VGroup,
     Write,
 )
@@ -241,26 +243,29 @@ class NormalizeScores(LessonScene):
         font = 28 if len(tokens) <= 5 else 22
         rows = 6 if len(tokens) <= 6 else 5  # leave room for the bars below
         scores = self.grid(head.scores, tokens, r"QK^{T}", font, rows)
+        scale = formula(rf"\div \sqrt{{d_k}} = \div \sqrt{{{head.d_k}}} = \div {fmt(head.sqrt_d_k)}", size=TITLE)
+        room = TOP - SUBTITLE_TOP - GAP - scale.height - 0.4
+        zoom = min(1.6, room / scores.height, 12 / scores.width)  # alone on screen until softmax: large, centred
+        below_title(scores.scale(zoom)).set_x(0)
         self.play(FadeIn(scores))
-        scale = formula(
-            rf"\div \sqrt{{d_k}} = \div \sqrt{{{head.d_k}}} = \div {fmt(head.sqrt_d_k)}", size=TITLE
-        ).next_to(scores, DOWN, buff=0.3)
+        scale.next_to(scores, DOWN, buff=0.3)
         self.narrate(f"First divide every score by √d_k = {fmt(head.sqrt_d_k)}, so scores stay in a gentle range.")
         self.play(Write(scale))
         scaled = self.grid(head.scaled_scores, tokens, r"QK^{T} / \sqrt{d_k}", font, rows)
+        home = scaled.copy()  # at the left, where the bars and the weights' grid leave it room
+        below_title(scaled.scale(zoom)).set_x(0)
         self.wait(1.5)  # the raw scores, read once more before they change
         self.play(give_way(scores, FadeIn(scaled)), run_time=1.2)  # a fade: morphing digits garbles them
         heatmap = below_title(self.heatmap(head, tokens)).to_edge(RIGHT, buff=0.4)
         self.finish_narration()  # the divisor stays while it is said
-        slots = heatmap.get_slots()  # the grid the weights will fill, empty until they come
-        self.play(FadeOut(scale), FadeIn(heatmap.get_labels()), FadeIn(heatmap.get_caption()), FadeIn(slots))
+        self.play(FadeOut(scale), Transform(scaled, home))
         row_frame = scaled.row_frame(0)
         self.narrate(f"Softmax, one row at a time. Take the row of '{tokens[0]}'.")
         self.play(Create(row_frame))
-        bars = self.softmax_row(head, tokens, 0, scaled)
+        bars, rule = self.softmax_row(head, tokens, 0, scaled, heatmap)
         low, high = fmt(head.weights.min()), fmt(head.weights.max())
         self.narrate("The bars land in the first row of the weights, coloured from blue at 0 to yellow at 1.")
-        rest = VGroup(bars.baseline, bars.get_numbers(), bars.get_labels(), bars.get_total())
+        rest = VGroup(bars.baseline, bars.get_numbers(), bars.get_labels(), bars.get_total(), rule)
         self.play(ReplacementTransform(bars.get_bars(), heatmap.get_row(0)), FadeOut(rest), run_time=1.2)
         self.play(FadeIn(heatmap.get_row_digits(0)))
         self.narrate(
@@ -279,8 +284,11 @@ class NormalizeScores(LessonScene):
     def heatmap(self, head: Head, tokens: list[str]) -> Heatmap:
         return Heatmap(head.weights, tokens, cell=token_cell(len(tokens)), caption=True)
 
-    def softmax_row(self, head: Head, tokens: list[str], i: int, scaled: LabelledMatrix) -> SoftmaxBars:
-        """Exponentials as bars (their sum shown), then the same bars divided by that sum."""
+    def softmax_row(
+        self, head: Head, tokens: list[str], i: int, scaled: LabelledMatrix, heatmap: Heatmap
+    ) -> tuple[SoftmaxBars, Mobject]:
+        """Exponentials as bars (their sum shown, eˣ written beside them), then the same bars divided by that sum,
+        as the weights' grid comes in to take them. The bars, and the rule written beside them."""
         width = min(0.7, 5.4 / len(tokens) * 0.75)
         height = 1.6 if len(tokens) <= 6 else 1.0
 
@@ -300,8 +308,10 @@ class NormalizeScores(LessonScene):
         if (overflow := SUBTITLE_TOP + GAP - exp.get_bottom()[1]) > 0:  # shorter bars, clear of the subtitle band
             height = max(height - overflow, MIN_BAR_HEIGHT)
             exp = exponentials(height)
+        rule = formula(r"e^{x}", size=TITLE).next_to(exp.get_bars(), RIGHT, buff=0.5)
+        divided = formula(r"e^{x} / \text{sum}", size=TITLE).next_to(exp.get_bars(), RIGHT, buff=0.5)
         self.narrate("Raise e to each scaled score: every result is positive. Then add them up.")
-        self.play(exp.grow(run_time=1.4))
+        self.play(exp.grow(run_time=1.4), Write(rule))
         self.play(FadeIn(exp.get_total()))
         self.wait(0.6)
         norm = SoftmaxBars(
@@ -317,6 +327,8 @@ class NormalizeScores(LessonScene):
         )
         norm.move_to(exp, aligned_edge=DOWN + LEFT)
         self.narrate("Divide each by the sum: the bars now add up to exactly 1. These are the attention weights.")
-        self.play(ReplacementTransform(exp, norm), run_time=1.5)
+        self.play(ReplacementTransform(exp, norm), ReplacementTransform(rule, divided), run_time=1.5)
+        grid = VGroup(heatmap.get_labels(), heatmap.get_caption(), heatmap.get_slots())  # where the weights go
+        self.on_words("These are", FadeIn(grid))
         self.wait(1)
-        return norm
+        return norm, divided
