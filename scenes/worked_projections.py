@@ -345,7 +345,7 @@ class MultiplyQueries(LessonScene):
         group = VGroup(*row).arrange(RIGHT, buff=0.35)
         for mob in (dot, equals):
             mob.match_y(x_mat.cells)
-        grow_within(group, 13, 3.4).next_to(UP * 3.0, DOWN, buff=0.2)  # the product line goes below
+        grow_within(group, 13, 4.2).next_to(UP * 3.0, DOWN, buff=0.2)  # the product line goes below
         return row
 
     def multiply_first_row(self, x_mat, w_mat, q_mat, terms: np.ndarray, partial: np.ndarray) -> None:
