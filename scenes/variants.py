@@ -21,6 +21,7 @@ from manim import (
     LaggedStart,
     Rectangle,
     ReplacementTransform,
+    Transform,
     VGroup,
     Write,
     config,
@@ -61,10 +62,9 @@ from scenes.kit.tokens import baseline
 
 def _stack(name: str, blocks: tuple[str, ...], note: str, color) -> VGroup:
     """A Transformer stack drawn as its name, its attention blocks, and what it does."""
-    boxes = VGroup(*(LabelBox(b, color=color, width=5.4, height=0.8, font_size=BODY) for b in blocks))
-    return VGroup(caption(name, LEAD), boxes.arrange(DOWN, buff=0.25), caption(note, BODY, palette.MUTED)).arrange(
-        DOWN, buff=0.35
-    )
+    boxes = VGroup(*(LabelBox(b, color=color, width=4.4, height=0.8, font_size=BODY) for b in blocks))
+    lines = VGroup(*(caption(line, BODY, palette.MUTED) for line in note.split("\n"))).arrange(DOWN, buff=0.12)
+    return VGroup(caption(name, LEAD), boxes.arrange(DOWN, buff=0.25), lines).arrange(DOWN, buff=0.35)
 
 
 def _frame(mob, color=palette.QUERY, pad: float = 0.06) -> Rectangle:
@@ -106,7 +106,9 @@ class MaskFuture(LessonScene):
             ("in training: every row at once,", "none sees the word it must predict"), left, right
         )
         scores.fit_within(right - left, TOP - note.get_top()[1] - 0.3)
-        below_title(scores).set_x((left + right) / 2)
+        home = below_title(scores.copy()).set_x((left + right) / 2).get_center()  # beside the weights, once they come
+        zoom = min(1.5, 12.5 / scores.width, (TOP - SUBTITLE_TOP - GAP) / scores.height)
+        below_title(scores.scale(zoom)).set_x(0)  # alone until then: large, in the middle
         self.narrate(
             "A decoder writes one word at a time, so while it reads a word it must not see the words after it."
         )
@@ -122,7 +124,10 @@ class MaskFuture(LessonScene):
             run_time=1.5,
         )
         self.narrate("Softmax then shares each row among the words up to that one only.")
-        self.play(FadeIn(heat.get_labels()), FadeIn(heat.get_caption()))
+        scores.cells.remove(*(scores.get_entry(i, j) for i, j in hidden))  # each is a −∞ now
+        masked = VGroup(scores, *minus)
+        aside = masked.copy().scale(1 / zoom).move_to(home)
+        self.play(Transform(masked, aside), FadeIn(heat.get_labels()), FadeIn(heat.get_caption()))
         n = len(tokens)
         for i, j in zip(*np.triu_indices(n, 1), strict=True):  # masked: no weight at all, not a small one
             heat.get_cell(i, j).set_fill(palette.MASKED)  # grey as it fills in, not a weight's colour first
@@ -170,13 +175,13 @@ class MaskFuture(LessonScene):
 
 
 def encoder_and_decoder_figure() -> VGroup:
-    encoder = _stack("Encoder", ("self-attention",), "reads the whole input sentence", palette.MUTED)
+    encoder = _stack("Encoder", ("self-attention",), "reads the whole\ninput sentence", palette.MUTED)
     decoder = _stack(
-        "Decoder", ("masked self-attention", "cross-attention"), "writes the output, one word at a time", palette.TEXT
+        "Decoder", ("masked self-attention", "cross-attention"), "writes the output,\none word at a time", palette.TEXT
     )
     pair = VGroup(encoder, decoder).arrange(RIGHT, buff=1.4, aligned_edge=UP)
     link = connect(encoder[1][0], decoder[1][1])
-    figure = grow_within(VGroup(pair, link), 12.5, 3.2)  # as large as the frame allows: it is the scene's figure
+    figure = grow_within(VGroup(pair, link), 12.5, 4.6)  # as large as the frame allows: it is the scene's figure
     return figure.move_to(UP * MIDDLE)
 
 
