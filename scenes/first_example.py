@@ -47,7 +47,7 @@ from scenes.kit.numbers import fmt, places_for, vector_text
 
 BASELINE_Y = -2.6  # where the softmax bars of CompareScaling stand
 BAR_HEIGHT = 1.8  # a weight of 1
-STAGE = 36  # digits of the matrices a stage is about (X, Q, K, V, the four together, stay smaller)
+STAGE = 40  # digits of the matrices a stage is about (X, Q, K, V, the four together, stay smaller)
 OUTPUT = 32  # the output stage's: V, the weighted rows and Z stacked with a sum line below
 SPELLED_OUT = 4  # tokens up to which a weighted sum is written term by term
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -123,7 +123,7 @@ class WorkCatSat(LessonScene):
         """QKᵀ: each cell the dot product of a query row and a key row, written out for the first row."""
         tokens = cs.tokens
         grid = LabelledMatrix(cs.scores, row_labels=tokens, col_labels=tokens, name=r"QK^{T}", font_size=STAGE)
-        grid.move_to(RIGHT * 2.2 + UP * 0.6)
+        grid.move_to(RIGHT * 2.2 + UP * 0.45)  # room above for the taller name of the scaled scores
         note = caption("rows are queries · columns are keys", LABEL, palette.MUTED).next_to(grid, DOWN, buff=0.35)
         self.narrate("Scores: the query of each row is dotted with the key of each column.")
         self.play(FadeIn(grid.get_frame()), FadeIn(note))
