@@ -259,7 +259,8 @@ class FadeRecurrentSignal(LessonScene):
         )
         caption_band(rate)
         self.play(FadeIn(rate))
-        frame = SurroundingRectangle(VGroup(target, numbers[-1], bars[-1]), color=palette.HEAT_LOW, buff=0.12)
+        column = VGroup(target, cells[rnn.target], numbers[-1], bars[-1])  # the word, its state, its signal
+        frame = SurroundingRectangle(column, color=palette.HEAT_LOW, buff=0.12)
         self.narrate(f'By "are", {fmt_int(rnn.steps)} steps later, only {fmt(rnn.signal_at_target)} of it is left.')
         self.play(Create(frame))
         self.wait(2)

@@ -30,6 +30,7 @@ from scenes.kit import (
     DISPLAY,
     FORMULA,
     LABEL,
+    READOUT,
     LabelledMatrix,
     LessonScene,
     SoftmaxBars,
@@ -44,7 +45,8 @@ from scenes.kit.layout import SUBTITLE_TOP, TOP, below_title
 from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt, places_for
 
-SOFTMAX = r"\mathrm{softmax}(\text{score})_i = \frac{e^{\text{score}_i}}{\sum_j e^{\text{score}_j}}"
+# exp(s) for e to the s: an index in an exponent would be a script of a script, too small to read at 480p
+SOFTMAX = r"\mathrm{softmax}(s)_i = \frac{\exp(s_i)}{\sum_j \exp(s_j)}"
 TRANSPOSE = r"^{T}"  # the transpose in TeX (docs/notation.md): a superscript T, n is the length
 MATRIX_DIGITS = 38  # the digits of the small matrices of the row-by-column scene
 
@@ -98,7 +100,7 @@ class MultiplyVectors(LessonScene):
             notation(rule),
             formula(
                 rf"= {value_tex(v.norm_a)} \times {value_tex(v.norm_b)} \times {value_tex(v.cosine)} "
-                rf"= {value_tex(v.geometric)}",
+                rf"\approx {value_tex(v.geometric)}",  # rounded factors: their product is near, not equal
                 size=FORMULA,
             ),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.18)
@@ -179,14 +181,10 @@ class MultiplyMatrices(LessonScene):
         )
         self.play(FadeOut(k), FadeOut(arrow), run_time=0.5)
         same = " Here they happen to hold the same numbers." if np.array_equal(r.left, r.right_rows) else ""
-        self.narrate(
-            "On its left, a second table, Q, also one row per word. Later, Q will hold queries and K keys; "
-            "for now they are just two tables." + same,
-            FadeIn(q),
-            FadeIn(times),
-            FadeIn(equals),
-            FadeIn(result.get_frame()),
-        )
+        self.narrate("On its left, a second table, Q, also one row per word.")
+        self.play(FadeIn(q), FadeIn(times), run_time=0.8)  # as it is named
+        self.narrate("Later, Q will hold queries and K keys; for now they are just two tables." + same)
+        self.on_words("for now", FadeIn(equals), FadeIn(result.get_frame()), run_time=0.8)  # where their product goes
 
         i, j = r.row, r.col
         frames = VGroup(q.row_frame(i), kt.column_frame(j))
@@ -231,7 +229,7 @@ class NormalizeExponentials(LessonScene):
         s = self.values.scaling_demo.softmax_steps
         axes, curve, label = self.exponential(s)
         marks = self.marks(axes, s)
-        rule = notation(formula(SOFTMAX, size=FORMULA)).next_to(axes, RIGHT, buff=0.8).align_to(axes, UP)
+        rule = notation(formula(SOFTMAX, size=READOUT)).next_to(axes, RIGHT, buff=0.6).align_to(axes, UP)
         steps = self.steps(s).next_to(rule, DOWN, aligned_edge=LEFT, buff=0.35)
         bars = SoftmaxBars(
             s.weights, [value_tex(z) for z in s.z], total=s.weight_sum, max_value=1.0, height=1.8, weights=True
@@ -239,7 +237,10 @@ class NormalizeExponentials(LessonScene):
         bars.next_to(steps, DOWN, aligned_edge=LEFT, buff=0.45).shift(0.9 * RIGHT)
 
         self.narrate("e to the x is always positive, and it grows fast.", Create(axes), Create(curve), FadeIn(label))
-        self.narrate("Softmax divides e to each score by the sum of e to every score.", Write(rule))
+        self.narrate(
+            "Take any numbers, call them scores s. Softmax divides e to each score by the sum of e to every score.",
+            Write(rule),
+        )
         weights = " and ".join(value_tex(w) for w in s.weights)
         self.narrate(
             f"For the scores {' and '.join(value_tex(z) for z in s.z)}, that gives the weights {weights}.",
@@ -269,8 +270,8 @@ class NormalizeExponentials(LessonScene):
         )
         below_title(axes).to_edge(LEFT, buff=0.8)
         curve = axes.plot(np.exp, x_range=(low, high), color=palette.HIGHLIGHT, stroke_width=5)
-        label = notation(formula(r"e^{x}", size=FORMULA, color=palette.HIGHLIGHT))
-        label.next_to(axes.c2p(high, np.exp(high)), LEFT, buff=0.3)
+        label = notation(formula(r"e^{x} = \exp(x)", size=FORMULA, color=palette.HIGHLIGHT))
+        label.next_to(axes.c2p(high, np.exp(high)), LEFT, buff=0.5)
         x_name = notation(formula("x", size=FORMULA, color=palette.MUTED)).next_to(axes.x_axis, RIGHT, buff=0.1)
         return axes, VGroup(curve), VGroup(label, x_name)
 
@@ -292,7 +293,7 @@ class NormalizeExponentials(LessonScene):
         )
         lines.add(
             VGroup(
-                notation(formula(r"\sum_j e^{\text{score}_j}", size=FORMULA)),
+                notation(formula(r"\sum_j \exp(s_j)", size=FORMULA)),
                 formula(rf"= {value_tex(s.exp_sum)}", size=FORMULA),
             ).arrange(RIGHT, buff=0.15)
         )

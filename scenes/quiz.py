@@ -194,7 +194,10 @@ def softer_weights(sd: ScalingDemo) -> VGroup:
         SoftmaxBars(w, keys, height=2.2, bar_width=0.55, weights=True, legend=False)
         for w in (sd.softmax_raw, sd.softmax_scaled)
     ]
-    names = [formula(r"q \cdot k", size=36), formula(r"q \cdot k / \sqrt{d_k}", size=36)]
+    names = [
+        formula(r"\mathrm{softmax}(q \cdot k)", size=36),
+        formula(r"\mathrm{softmax}(q \cdot k / \sqrt{d_k})", size=36),
+    ]
     pairs = [VGroup(c, n.next_to(c, DOWN, buff=0.45)) for c, n in zip(charts, names, strict=True)]
     return VGroup(*pairs).arrange(RIGHT, buff=0.8, aligned_edge=DOWN)
 

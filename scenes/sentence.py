@@ -16,10 +16,12 @@ from manim import (
     SurroundingRectangle,
     Transform,
     VGroup,
+    Write,
 )
 
 from attention_math.claims import row_meaning
-from scenes.kit import BODY, HEADING, Heatmap, LessonScene, SoftmaxBars, caption, palette
+from scenes.kit import BODY, DISPLAY_LARGE, HEADING, Heatmap, LessonScene, SoftmaxBars, caption, formula, palette
+from scenes.kit.layout import MIDDLE
 from scenes.kit.motion import give_way
 
 DIMMED = 0.25  # opacity of the rows that are not the focus word's
@@ -40,8 +42,16 @@ class AttendTrainStation(LessonScene):
         beside = heat.get_x()
         heat.set_x(0)  # in the middle while it is the whole picture; to the left when the bars come
         n = len(tokens)
+        rule = formula(
+            rf"\alpha_{{ij}} = \mathrm{{softmax}}_j\!\left(x_i \cdot x_j / \sqrt{{{ts.d}}}\right)", size=DISPLAY_LARGE
+        ).move_to(UP * MIDDLE)
+        self.narrate(
+            f"Each word's vector is dotted with every word's, divided by √{ts.d}, and softmax runs along the row: "
+            "small made-up vectors, no learned matrices yet.",
+            Write(rule),
+        )
         self.narrate(f"Every word of this sentence attends to every word: a {n} × {n} grid of weights.")
-        self.play(FadeIn(heat.get_labels()))
+        self.play(give_way(rule, FadeIn(heat.get_labels())))
         self.play(LaggedStart(*(heat.fill_row(i) for i in range(n)), lag_ratio=0.3, run_time=2.5))
         self.narrate("Each row is one word asking how much each word, itself included, matters to it.")
         frame = self.focus_row(heat, focus)

@@ -277,16 +277,21 @@ class LabelledMatrix(VGroup):
         return self.brackets[0].height / (len(self.shown_rows) * self.cell_height)
 
     def _span(self, cells: VGroup, color: ManimColor, pad_x: float, pad_y: float) -> Rectangle:
-        """A frame round ``cells``, clear of them by ``pad_x`` cells left and right, ``pad_y`` above and below:
-        roomy at the ends of a row or column (nothing there), tight beside it (the neighbours' digits)."""
+        """A frame round the slots of ``cells`` (centred on them, not on their glyphs: a thin "1" at one end of a
+        row and a wide "0" at the other would leave one side tight), clear of them by ``pad_x`` cells left and
+        right and ``pad_y`` above and below."""
         zoom = self._zoom()
-        width = max(cells.width, 0.9 * self.cell_width * zoom) + 2 * pad_x * self.cell_width * zoom
-        height = max(cells.height, 0.8 * self.cell_height * zoom) + 2 * pad_y * self.cell_height * zoom
-        return Rectangle(width=width, height=height, color=color, stroke_width=3).move_to(cells)
+        centres = np.array([c.get_center() for c in cells])
+        low, high = centres.min(axis=0), centres.max(axis=0)
+        slots_x = high[0] - low[0] + 0.9 * self.cell_width * zoom
+        slots_y = high[1] - low[1] + 0.8 * self.cell_height * zoom
+        width = max(cells.width, slots_x) + 2 * pad_x * self.cell_width * zoom
+        height = max(cells.height, slots_y) + 2 * pad_y * self.cell_height * zoom
+        return Rectangle(width=width, height=height, color=color, stroke_width=3).move_to((low + high) / 2)
 
     def row_frame(self, row: int, color: ManimColor = palette.HIGHLIGHT) -> Rectangle:
         """A rectangle around row ``row`` (animate it with Create, or Transform it to another frame)."""
-        return self._span(self.get_row(row), color, pad_x=0.2, pad_y=0.1)
+        return self._span(self.get_row(row), color, pad_x=0.05, pad_y=0.05)
 
     def column_frame(self, col: int, color: ManimColor = palette.HIGHLIGHT) -> Rectangle:
         """A rectangle around column ``col``."""
