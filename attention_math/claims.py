@@ -23,7 +23,7 @@ SATURATED = 0.99  # a top softmax weight from here on is called saturated (its g
 SAME = 0.005  # weights closer than this print the same at two decimals
 EVEN = 0.15  # a row of weights whose largest and smallest differ by no more than this is almost even
 CLOSE = 0.2  # outputs this much closer together than the values they blend are called close
-FLAT = 0.05  # a row spread less than this is all but flat: layer norm's epsilon keeps its spread from reaching 1
+FLAT = 0.05  # a row standard deviation below this is all but flat: layer norm's epsilon keeps it from 1
 
 
 @dataclass(frozen=True)
@@ -227,11 +227,11 @@ def alone_leaning(focus: str, cosines: dict[str, float]) -> Claim:
 
 
 def normalized(spread: Array) -> Claim:
-    """What layer norm leaves in every row: mean 0, and spread 1 unless a row's numbers were nearly equal (layer
-    norm's epsilon, added to the variance, then keeps the spread below 1)."""
+    """What layer norm leaves in every row: mean 0, and standard deviation 1 unless a row's numbers were nearly
+    equal (layer norm's epsilon, added to the variance, then keeps it below 1). ``spread``: each row's."""
     if np.all(np.asarray(spread) > FLAT):
-        return Claim("Every row now has mean 0 and spread 1.", True)
-    return Claim("Every row now has mean 0 and, unless its numbers were nearly equal, spread 1.", False)
+        return Claim("Every row now has mean 0 and standard deviation 1.", True)
+    return Claim("Every row now has mean 0 and, unless its numbers were nearly equal, standard deviation 1.", False)
 
 
 def alike_outputs(weights: Array, values: Array, output: Array) -> Claim | None:

@@ -1,7 +1,7 @@
 """After the heads: Add & Norm, the residual and the layer norm, on the worked example's own numbers.
 
 The architecture scene draws "Add & Norm" after attention; this scene does it: X is added back to the heads'
-output (the residual), then each row is shifted to mean 0 and scaled to spread 1 (``attention_math``'s
+output (the residual), then each row is shifted to mean 0 and scaled to standard deviation 1 (``attention_math``'s
 ``worked_example.add_norm``; layer norm's learned scale and shift are named, not applied).
 """
 
@@ -32,7 +32,8 @@ WIDTH = 13.0  # the matrices' row, clear of the frame's edges
 
 
 class AddAndNorm(LessonScene):
-    """X + output = the residual; then the residual, row by row, to mean 0 and spread 1, one entry worked."""
+    """X + output = the residual; then the residual, row by row, to mean 0 and standard deviation 1, one entry
+    worked."""
 
     def construct(self) -> None:
         we = self.values.worked_example
@@ -85,7 +86,9 @@ class AddAndNorm(LessonScene):
 
         r, mean, spread = an.residual[0, 0], an.mean[0], an.spread[0]
         worked = VGroup(
-            caption(f"row of “{tokens[0]}”: mean {fmt(mean, 3)}, spread {fmt(spread, 3)}", BODY, palette.MUTED),
+            caption(
+                f"row of “{tokens[0]}”: mean {fmt(mean, 3)}, standard deviation {fmt(spread, 3)}", BODY, palette.MUTED
+            ),
             formula(
                 rf"\frac{{{fmt(r, 3)} - {fmt(mean, 3)}}}{{{fmt(spread, 3)}}} \approx {fmt(an.normed[0, 0])}",
                 size=FORMULA,
@@ -96,7 +99,7 @@ class AddAndNorm(LessonScene):
         moved, arrow, normed = abreast(normalized, below=worked.height + 0.4)  # the worked line below them
         frames = VGroup(moved.row_frame(0), normed.row_frame(0))
         self.narrate(
-            "Then each row is normalized: its mean is subtracted, and it is divided by its spread. "
+            "Then each row is normalized: its mean is subtracted, and it is divided by its standard deviation. "
             + claims.normalized(an.spread).text
         )
         self.play(

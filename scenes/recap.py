@@ -34,6 +34,12 @@ ROW_GAP = 0.42  # between the steps' rows, when the frame has room
 BOX_BUFF = 0.15  # between the rows and the box drawn round them
 
 
+def sized(*dims: tuple[str, int]) -> str:
+    """TeX of a shape in symbols and in the example's sizes: ``n \times d_k = 4 \times 2`` (with n = d_model,
+    the sizes alone could not tell the scores' n × n from the input's n × d_model)."""
+    return r" \times ".join(name for name, _ in dims) + " = " + shape(*(size for _, size in dims))
+
+
 def shape(*dims: int) -> str:
     """TeX of a matrix shape from computed sizes: ``4 \\times 2``."""
     return r" \times ".join(fmt_int(d) for d in dims)
@@ -55,26 +61,36 @@ class RecapSteps(LessonScene):
         self.narrate("Seven steps turn the input into context-aware vectors. Follow the shapes of our example.")
         names = step_names(we.W_O is not None)
         steps = [
-            (names[0], r"X", shape(T, d_model), "Each token enters as a row of X."),
+            (names[0], r"X", sized(("n", T), ("d_{model}", d_model)), "Each token enters as a row of X."),
             (
                 names[1],
                 r"Q = XW_{Q}",
-                rf"({shape(T, d_model)})({shape(d_model, d_k)}) \to {shape(T, d_k)}",
+                sized(("n", T), ("d_k", d_k)),
                 "Three learned matrices project X into queries, keys and values.",
             ),
-            (names[2], r"QK^T", shape(T, T), "Every query meets every key: one score per pair of tokens."),
+            (
+                names[2],
+                r"QK^T",
+                sized(("n", T), ("n", T)),
+                "Every query meets every key: one score per pair of tokens.",
+            ),
             (
                 names[3],
                 r"QK^T / \sqrt{d_k}",
-                rf"{shape(T, T)}\ \ (\div {fmt(sqrt_d_k)})",
+                sized(("n", T), ("n", T)) + rf"\ \ (\div {fmt(sqrt_d_k)})",
                 "Dividing by √d_k keeps the scores in a healthy range.",
             ),
-            (names[4], r"\mathrm{softmax}(\cdot)", shape(T, T), "Softmax turns each row into weights."),
-            (names[5], r"\alpha V", shape(T, d_k), "Each output row is a weighted sum of the value vectors."),
+            (names[4], r"\mathrm{softmax}(\cdot)", sized(("n", T), ("n", T)), "Softmax turns each row into weights."),
+            (
+                names[5],
+                r"\alpha V",
+                sized(("n", T), ("d_v", we.d_v)),
+                "Each output row is a weighted sum of the value vectors.",
+            ),
             (
                 names[6],
                 r"\mathrm{concat}(\text{heads})" + (r"\, W_{O}" if we.W_O is not None else ""),
-                shape(T, d_model),
+                sized(("n", T), ("d_{model}", d_model)),
                 f"The {fmt_int(h)} heads are joined"
                 + (" and mixed by W_O" if we.W_O is not None else "")
                 + ": one context-aware vector per token.",

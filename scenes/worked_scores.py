@@ -88,6 +88,9 @@ def products(head: Head, i: int, j: int, token: str) -> VGroup:
     return VGroup(heading, *lines, VGroup(rule, word, total))
 
 
+KEY_DIM = 0.6  # a key not being read: dimmer than the one that is, still 3.7:1 against the background
+
+
 class AlignDotProducts(LessonScene):
     """Step 5: q·k as alignment, each key named at its tip, then the QKᵀ score grid cell by cell."""
 
@@ -109,7 +112,7 @@ class AlignDotProducts(LessonScene):
         self.play(Create(plane), FadeIn(note), GrowArrow(query), FadeIn(q_name))
         keys = VGroup(
             *(
-                plane.polar_arrow(head.key_norms[j], head.qk_angles[0, j], palette.KEY).set_opacity(0.45)
+                plane.polar_arrow(head.key_norms[j], head.qk_angles[0, j], palette.KEY).set_opacity(KEY_DIM)
                 for j in range(len(tokens))
             )
         )
@@ -124,10 +127,13 @@ class AlignDotProducts(LessonScene):
         self.play(FadeIn(readout), keys[best].animate.set_opacity(1), names[best].animate.set_opacity(1))
         factors = self.factors(head, tokens, best)
         fit_width(factors, 6.7 - readout.get_left()[0]).next_to(readout, DOWN, buff=0.4).align_to(readout, LEFT)
-        self.play(LaggedStart(*(FadeIn(row) for row in factors), lag_ratio=1.0), run_time=3.0)  # read line by line
+        said = {best, closest} if "points closer" in claim.text else {best}  # the keys the sentence names, lit
+        closer = [m.animate.set_opacity(1) for j in said - {best} for m in (keys[j], names[j])]
+        self.play(LaggedStart(*(FadeIn(row) for row in factors), lag_ratio=1.0), *closer, run_time=3.0)  # line by line
         self.finish_narration()
         self.wait(READ_HOLD)
-        self.play(FadeOut(factors), keys[best].animate.set_opacity(0.45), names[best].animate.set_opacity(0.45))
+        dim = [m.animate.set_opacity(KEY_DIM) for j in said for m in (keys[j], names[j])]
+        self.play(FadeOut(factors), *dim)
         self.narrate("Key by key, each score is the sum of the products of the query's and the key's numbers.")
         worked = {j: self.score_chip(head, tokens, j) for j in sorted({*range(min(len(tokens), MAX_PAIRS)), best})}
         chips = VGroup(*worked.values()).arrange(RIGHT, buff=0.35)
@@ -150,7 +156,7 @@ class AlignDotProducts(LessonScene):
             tip = Dot(arrow.get_end(), radius=0.04)
             place_label(name, tip, taken, away=arrow.get_end() - arrow.get_start())
             taken.append(name)
-            names.add(name.set_opacity(0.45))
+            names.add(name.set_opacity(KEY_DIM))
         return names
 
     @staticmethod
@@ -210,7 +216,7 @@ class AlignDotProducts(LessonScene):
         self.play(LaggedStart(*rows, lag_ratio=0.6 if first else 0.1), run_time=2.4 if first else 0.5)
         self.play(readout[1].animate.set_opacity(1), run_time=0.3)
         self.wait(1.0 if first else 0.5)
-        dim = [keys[j].animate.set_opacity(0.45), names[j].animate.set_opacity(0.45)]
+        dim = [keys[j].animate.set_opacity(KEY_DIM), names[j].animate.set_opacity(KEY_DIM)]
         self.play(*dim, FadeOut(table), FadeIn(chip, shift=DOWN * 0.1), run_time=0.4)
 
     def fill_scores(self, head: Head, tokens: list[str], old: VGroup, worked: dict[int, VGroup]) -> None:

@@ -156,7 +156,7 @@ def check_normalized(text: str, ex: dict) -> None:
     rows = x + out  # the residual, then layer norm by its definition, row by row
     normed = np.array([(r - r.mean()) / np.sqrt(((r - r.mean()) ** 2).mean() + 1e-5) for r in rows])
     assert np.allclose(normed.mean(axis=1), 0, atol=1e-9)
-    if text == "Every row now has mean 0 and spread 1.":  # said only where it holds, to two decimals
+    if text == "Every row now has mean 0 and standard deviation 1.":  # said only where it holds, to two decimals
         assert np.allclose(normed.std(axis=1), 1, atol=0.005), normed.std(axis=1)
     else:
         assert "unless its numbers were nearly equal" in text
@@ -257,7 +257,8 @@ def test_the_real_head_shown_reads_the_words_and_the_toy_head_beside_it_agrees()
 
 
 def test_a_nearly_flat_row_is_not_said_to_reach_spread_1():
-    """A row of equal numbers, normalized, is all zeros: the claim then says so, not "spread 1" for every row."""
+    """A row of equal numbers, normalized, is all zeros: the claim then says so, not "standard deviation 1" for
+    every row."""
     flat = np.full(4, 0.7)
     spread = np.sqrt(flat.var() + 1e-5)  # layer norm's epsilon: what the lesson divides by
     said = normalized(np.array([0.4, spread]))
