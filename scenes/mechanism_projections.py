@@ -296,7 +296,7 @@ class TrackShapes(LessonScene):
         room = sizes.get_bottom()[1] - batch.get_top()[1] - 2 * 0.3
         rows = drawn_to_fit(
             lambda unit: self.product_rows(we, unit),
-            2.4 / max(T, d_model),
+            3.4 / max(T, d_model),
             lambda rows: all(row.height <= room and row.width <= 12.5 for row in rows),
         )
         for row in rows:
@@ -327,10 +327,34 @@ class TrackShapes(LessonScene):
             else:
                 self.play(Write(row[0]))
             self.play(LaggedStart(*(FadeIn(part) for part in row[1][1:]), lag_ratio=0.4), run_time=1.5)
+            if i == 0:  # K and V made the same way, each shown as it is said; then Q again, for the next product
+                self.also_keys_and_values(we, row[1])
 
         self.narrate("For a batch of B sentences, the output is B by n by d v.")
         self.play(give_way(made, Write(batch), FadeIn(batch_sizes)))  # the caption band: one line at a time
         self.wait(3)
+
+    def also_keys_and_values(self, we, blocks: VGroup) -> None:
+        """The projection's W_Q and Q turn into W_K and K, then W_V and V, as the sentence names them, and back."""
+        right, result = blocks[2], blocks[4]
+        unit = result.cells[0].width
+        length = {"n": we.T, "d_{model}": we.d_model, "d_k": we.d_k, "d_v": we.d_v}
+
+        def like(old: ShapeBlock, rows: str, cols: str, name: str, role: str) -> ShapeBlock:
+            new = ShapeBlock(
+                length[rows], length[cols], name, palette.ROLE[role], unit, sides=(rows, cols), font_size=FORMULA
+            )
+            return new.move_to(old.cells.get_center() - new.cells.get_center() + new.get_center())
+
+        back = [right.copy(), result.copy()]  # before they change: each change morphs what it replaces
+        shown = [right, result]  # what is on screen in their places
+        for words, role, width in (("keys the same", "K", "d_k"), ("Values", "V", "d_v")):
+            new = [like(right, "d_{model}", width, f"W_{{{role}}}", role), like(result, "n", width, role, role)]
+            self.on_words(words, *(ReplacementTransform(a, b) for a, b in zip(shown, new, strict=True)))
+            shown = new
+        self.finish_narration()
+        self.play(*(ReplacementTransform(a, b) for a, b in zip(shown, back, strict=True)), run_time=0.6)
+        blocks.submobjects[2], blocks.submobjects[4] = back  # W_Q and Q again, for the next product to carry
 
     def product_rows(self, we, unit: float) -> list[VGroup]:
         """The three products (projection, scores, output), their blocks ``unit`` per cell."""
