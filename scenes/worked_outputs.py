@@ -25,6 +25,7 @@ from manim import (
     MathTex,
     Mobject,
     ReplacementTransform,
+    Transform,
     VGroup,
     Write,
 )
@@ -164,8 +165,14 @@ class SumValues(LessonScene):
         rest = [out.get_row(r) for r in out.shown_rows if r is not None and r != i]
         self.play(LaggedStart(*(FadeIn(row) for row in rest), lag_ratio=0.3), run_time=1.5)
         if alike := claims.alike_outputs(head.weights, head.V, head.output):  # what a learner sees, explained
+            weights = VGroup(  # the even weights, beside
+                Heatmap(head.weights, tokens, cell=token_cell(len(tokens))),
+                notation(caption("head 1: attention weights", BODY)),
+            ).arrange(DOWN, buff=0.3)
+            pair = VGroup(out.copy(), weights).arrange(RIGHT, buff=1.0)
+            below_title(pair.scale(min(1.0, 12.5 / pair.width, (TOP - SUBTITLE_TOP - 0.2) / pair.height))).set_x(0)
             self.narrate(alike.text)
-            self.on_words("almost evenly", Indicate(out.cells, color=palette.HIGHLIGHT, scale_factor=1))
+            self.on_words("almost evenly", Transform(out, pair[0]), FadeIn(weights), run_time=1.2)
         self.wait(2)
 
 
