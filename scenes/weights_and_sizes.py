@@ -20,8 +20,8 @@ from manim import (
     LaggedStart,
     Polygon,
     Rectangle,
+    ReplacementTransform,
     SurroundingRectangle,
-    TransformFromCopy,
     VGroup,
     Write,
 )
@@ -175,7 +175,9 @@ class CompareSizes(LessonScene):
             f"{model.d_model}."
         )
         others = [FadeIn(VGroup(f, s)) for f, s in zip(split.funnels[1:], split.slots[1:], strict=True)]
-        self.on_words(f"{model.heads} of them", FadeOut(split.reads), LaggedStart(*others, lag_ratio=0.15), run_time=2)
+        self.on_words("output", FadeOut(split.reads), FadeIn(split.outputs[0], shift=DOWN * 0.2))  # head 1's
+        outputs = [FadeIn(o, shift=DOWN * 0.2) for o in split.outputs[1:]]
+        self.on_words(f"{model.heads} of them", LaggedStart(*others, *outputs, lag_ratio=0.1), run_time=2)
         self.on_words("concatenate", split.join(), run_time=1.2)
         self.play(GrowFromCenter(split.brace), FadeIn(split.total))
 
@@ -210,13 +212,14 @@ class HeadSplit(VGroup):
         # where the other heads' slots come later, right, clear of the first funnel: it goes when they come
         self.reads = reads.move_to(self.slots[1:]).align_to(bar, RIGHT)
         below = self.slots.get_y() - self.HIGH - 0.45
-        self.joined = VGroup(  # each head's output, d_v = d_k numbers: the output colour, no longer a query
-            *(self.output_of(s).move_to([x, below, 0]) for s, x in zip(self.slots, self.joined_xs(), strict=True))
-        )
+        # each head's output, d_v = d_k numbers: made by the head (softmax(QKᵀ/√dₖ)V), not a copy of its queries;
+        # first under its own head, then edge to edge
+        self.outputs = VGroup(*(self.output_of(s).set_y(below) for s in self.slots))
+        self.joined = VGroup(*(o.copy().set_x(x) for o, x in zip(self.outputs, self.joined_xs(), strict=True)))
         self.brace = Brace(self.joined, DOWN, buff=0.1, color=palette.MUTED)
         total = f"joined: {model.heads} heads × {model.d_k} = {model.d_model} numbers, one token's width again"
         self.total = caption(total, BODY).next_to(self.brace, DOWN, buff=0.1)
-        self.add(self.funnels, self.token, self.slots, self.reads, self.joined, self.brace, self.total)
+        self.add(self.funnels, self.token, self.slots, self.reads, self.outputs, self.joined, self.brace, self.total)
 
     @staticmethod
     def funnel(bar: Rectangle, slot: Rectangle, first: bool) -> Polygon:
@@ -232,14 +235,14 @@ class HeadSplit(VGroup):
 
     @staticmethod
     def output_of(slot: Rectangle) -> Rectangle:
-        """A copy of a head's slot drawn as that head's output (as wide: d_v = d_k)."""
+        """A head's output, as wide as its slot (d_v = d_k), in the outputs' white, not the queries' blue."""
         out = slot.copy()
         out.set_stroke(palette.TEXT, family=False).set_fill(palette.TEXT, 0.15, family=False)
         return out
 
     def join(self) -> AnimationGroup:
-        """Each head's output, copied down into its place in the concatenation."""
-        return AnimationGroup(*(TransformFromCopy(s, j) for s, j in zip(self.slots, self.joined, strict=True)))
+        """Each head's output moved into its place in the concatenation, edge to edge."""
+        return AnimationGroup(*(ReplacementTransform(o, j) for o, j in zip(self.outputs, self.joined, strict=True)))
 
     def joined_xs(self) -> list[float]:
         """The slots' centres once joined: edge to edge across the token's width."""
