@@ -42,6 +42,7 @@ def clusters_said(names: Sequence[str]) -> str:
 LABEL_DIRECTIONS = (DOWN, UP, RIGHT, LEFT, DR, UR, DL, UL)
 REGION_MARGIN = 0.45  # how far a cluster's region reaches beyond its farthest word
 NUMBER_SCALE = 1.0  # numbers are set in the labels' font now (was 1.25 for TeX digits)
+RING = 0.17  # radius of a cluster's centre ring
 
 
 def cluster_color(name: str) -> ManimColor:
@@ -146,7 +147,8 @@ class MeaningMap(VGroup):
         reach = max(np.linalg.norm(self.point(self.words[w]) - self.point(centre)) for w in members)
         disc = Circle(radius=reach + REGION_MARGIN, color=color, stroke_width=2, stroke_opacity=0.5)
         disc.set_fill(color, opacity=0.12).move_to(self.point(centre))
-        ring = Circle(radius=0.1, color=color, stroke_width=3).move_to(self.point(centre))
+        # on top of the dots, and wider than one: a word near the centre (laptop, 0.1 away) must not hide it
+        ring = Circle(radius=RING, color=color, stroke_width=3).move_to(self.point(centre)).set_z_index(1)
         title = TokenLabel(name, font_size=self.font_size + 4, color=color).next_to(disc, UP, buff=0.08)
         region = VGroup(disc, ring, title)
         region.disc, region.centre, region.title = disc, ring, title
@@ -154,7 +156,7 @@ class MeaningMap(VGroup):
 
     def obstacles(self, exclude: WordMark | None = None) -> list[Mobject]:
         """Everything a label must not touch: centre rings, region names, every dot, the labels placed so far."""
-        found = [r.centre.copy().scale(2.2) for r in self.regions.values()]  # a ring's surroundings: labels keep off
+        found = [r.centre.copy().scale(1.4) for r in self.regions.values()]  # a ring and a margin: labels keep off
         found += [r.title for r in self.regions.values()]
         for mark in self.marks.values():
             if mark is not exclude:
@@ -222,8 +224,14 @@ class MeaningMap(VGroup):
         """Dashed lines from ``xy`` to each centroid, each with its computed length beside it."""
         group = VGroup()
         for name, region in self.regions.items():
-            line = DashedLine(self.point(xy), region.centre.get_center(), color=cluster_color(name), stroke_width=2)
-            line.scale(0.93, about_point=line.get_start())
+            start, centre = self.point(xy), region.centre.get_center()
+            end = centre - RING * (centre - start) / np.linalg.norm(centre - start)  # to the ring, not through it
+            line = DashedLine(start, end, color=cluster_color(name), stroke_width=2)
             number = Number(distances[name], num_decimal_places=2, font_size=self.font_size, color=cluster_color(name))
-            group.add(VGroup(line, number.next_to(line.get_center(), UP, buff=0.15)))
+            taken = self.obstacles()
+            for t in (0.5, 0.4, 0.6, 0.3, 0.7, 0.5):  # above the line, where no word or label is (else its middle)
+                number.next_to(start + t * (end - start), UP, buff=0.15)
+                if not any(overlaps(number, other) for other in taken):
+                    break
+            group.add(VGroup(line, number))
         return group
