@@ -114,18 +114,14 @@ class UnpackFormula(LessonScene):
         )
         caption_band(takeaway)
         wanted, offered = (glyphs_of(card.body[2], "food") for card in cards[:2])  # the word the two share
-        match = VGroup(
-            SurroundingRectangle(wanted, color=palette.HIGHLIGHT, buff=0.05),
-            SurroundingRectangle(offered, color=palette.HIGHLIGHT, buff=0.05),
-        )
-        link = CurvedArrow(wanted.get_bottom(), offered.get_bottom(), angle=TAU / 6, color=palette.HIGHLIGHT)
-        fetch = CurvedArrow(
-            offered.get_bottom() + DOWN * 0.1, cards[2].get_bottom(), angle=TAU / 6, color=palette.VALUE
-        )
+        match = [w.animate.set_color(palette.HIGHLIGHT) for w in (wanted, offered)]  # lit, not boxed: no box on "["
+        below = [[w.get_x(), c.get_bottom()[1] - 0.08, 0] for w, c in zip((wanted, offered), cards, strict=False)]
+        link = CurvedArrow(*below, angle=TAU / 6, color=palette.HIGHLIGHT)  # under the cards, from word to word
+        fetch = CurvedArrow(below[1], cards[2].get_bottom() + DOWN * 0.08, angle=TAU / 6, color=palette.VALUE)
         self.narrate(
             "We score how well each query matches each key; the higher the score, the more of that word's value."
         )
-        self.on_words("matches", *map(Create, match), Create(link))  # the match: "food" asked, "food" offered
+        self.on_words("matches", *match, Create(link))  # the match: "food" asked, "food" offered
         self.on_words("the more of", Create(fetch), Indicate(cards[2], color=palette.VALUE, scale_factor=1.05))
         self.play(Write(takeaway))
         self.wait(2.5)
