@@ -293,48 +293,45 @@ class NormalizeScores(LessonScene):
     def softmax_row(
         self, head: Head, tokens: list[str], i: int, scaled: LabelledMatrix, heatmap: Heatmap
     ) -> tuple[SoftmaxBars, Mobject]:
-        """Exponentials as bars (their sum shown, eˣ written beside them), then the same bars divided by that sum,
-        as the weights' grid comes in to take them. The bars, and the rule written beside them."""
-        width = min(0.7, 5.4 / len(tokens) * 0.75)
-        height = 1.6 if len(tokens) <= 6 else 1.0
+        """Exponentials as bars (their sum shown, eˣ written above them), large where the weights' grid will be;
+        then the same bars divided by that sum; then, as the grid comes in, the bars move under the scores,
+        ready to land in it. The bars, and the rule written with them (gone by then)."""
 
-        def exponentials(height: float) -> SoftmaxBars:
-            bars = SoftmaxBars(
-                head.exp_scores[i],
-                tokens,
-                total=head.exp_sums[i],
-                height=height,
-                bar_width=width,
-                total_at=UP,
-                color=palette.MUTED,  # not weights yet: one neutral colour, until they are divided by the sum
+        def bars(values, total, height: float, width: float, **style) -> SoftmaxBars:
+            return SoftmaxBars(values, tokens, total=total, height=height, bar_width=width, total_at=UP, **style)
+
+        def pair(height: float, width: float) -> tuple[SoftmaxBars, SoftmaxBars]:
+            exp = bars(head.exp_scores[i], head.exp_sums[i], height, width, color=palette.MUTED)  # not weights yet
+            norm = bars(  # drawn to the exponentials' top, not to 1: the heatmap's scale gives their colours
+                head.weights[i],
+                head.weight_sums[i],
+                height,
+                width,
+                max_value=head.exp_scores[i].max() / head.exp_sums[i],
+                weights=True,
+                legend=False,
             )
-            return bars.next_to(scaled, DOWN, buff=0.35).align_to(scaled, LEFT)
+            return exp, norm.move_to(exp, aligned_edge=DOWN + LEFT)
 
-        exp = exponentials(height)
-        if (overflow := SUBTITLE_TOP + GAP - exp.get_bottom()[1]) > 0:  # shorter bars, clear of the subtitle band
+        large = min(1.0, 6.0 / len(tokens) * 0.75)
+        exp, norm = pair(2.6 if len(tokens) <= 6 else 1.8, large)
+        VGroup(exp, norm).move_to(heatmap.get_cells())  # the grid's place, while the grid is not there
+        width, height = min(0.7, 5.4 / len(tokens) * 0.75), 1.6 if len(tokens) <= 6 else 1.0
+        small = pair(height, width)[1].next_to(scaled, DOWN, buff=0.35).align_to(scaled, LEFT)
+        if (overflow := SUBTITLE_TOP + GAP - small.get_bottom()[1]) > 0:  # shorter bars, clear of the subtitle band
             height = max(height - overflow, MIN_BAR_HEIGHT)
-            exp = exponentials(height)
-        rule = formula(r"e^{x}", size=TITLE).next_to(exp.get_bars(), RIGHT, buff=0.5)
-        divided = formula(r"e^{x} / \text{sum}", size=TITLE).next_to(exp.get_bars(), RIGHT, buff=0.5)
+            small = pair(height, width)[1].next_to(scaled, DOWN, buff=0.35).align_to(scaled, LEFT)
+        rule = formula(r"e^{x}", size=TITLE).next_to(exp, UP, buff=0.3).align_to(exp.get_bars(), LEFT)
+        divided = formula(r"e^{x} / \text{sum}", size=TITLE).move_to(rule, aligned_edge=LEFT)
+        stage = VGroup(exp, norm, rule, divided)
+        stage.shift(min(0.0, TOP - stage.get_top()[1]) * UP)  # below the title, however few the tokens
         self.narrate("Raise e to each scaled score: every result is positive. Then add them up.")
         self.play(exp.grow(run_time=1.4), Write(rule))
         self.play(FadeIn(exp.get_total()))
         self.wait(0.6)
-        norm = SoftmaxBars(
-            head.weights[i],
-            tokens,
-            total=head.weight_sums[i],
-            height=height,
-            bar_width=width,
-            max_value=head.exp_scores[i].max() / head.exp_sums[i],  # the exponentials' shape, divided
-            total_at=UP,
-            weights=True,
-            legend=False,  # drawn to their own top, not to 1: the heatmap's scale gives their colours
-        )
-        norm.move_to(exp, aligned_edge=DOWN + LEFT)
         self.narrate("Divide each by the sum: the bars now add up to exactly 1. These are the attention weights.")
         self.play(ReplacementTransform(exp, norm), ReplacementTransform(rule, divided), run_time=1.5)
         grid = VGroup(heatmap.get_labels(), heatmap.get_caption(), heatmap.get_slots())  # where the weights go
-        self.on_words("These are", FadeIn(grid))
+        self.on_words("These are", Transform(norm, small), FadeOut(divided), FadeIn(grid), run_time=1.2)
         self.wait(1)
-        return norm, divided
+        return norm, VGroup()
