@@ -138,6 +138,9 @@ def demo_key(query: Array, keys: Array) -> int | None:
     return int(drawable[np.argmax(keys[drawable] @ query)])
 
 
+STRETCH = 2  # the dot-not-cosine demo makes the key this many times longer
+
+
 def alignment(query: Array, key: Array, *, query_token: int, key_token: int) -> Alignment:
     """A query and a key (of tokens ``query_token``, ``key_token``) drawn in the plane they span.
 
@@ -170,6 +173,9 @@ def alignment(query: Array, key: Array, *, query_token: int, key_token: int) -> 
         aligned=norms,
         orthogonal=0.0,
         opposite=-norms,
+        stretch=STRETCH,
+        stretched_norm_key=float(np.linalg.norm(STRETCH * key)),
+        stretched_dot=float(query @ (STRETCH * key)),
     )
 
 

@@ -86,7 +86,8 @@ class Alignment:
 
     ``plane_query`` and ``plane_key`` are 2-D coordinates in an orthonormal basis of the span;
     ``angle_*`` are their directions there, in radians. ``aligned``, ``orthogonal`` and
-    ``opposite`` are the dot products with the key along, across and against the query.
+    ``opposite`` are the dot products with the key along, across and against the query; ``stretched_*`` the key's
+    length and the dot product once the key is ``stretch`` times as long.
     """
 
     query_token: int
@@ -104,6 +105,9 @@ class Alignment:
     aligned: float
     orthogonal: float
     opposite: float
+    stretch: int  # the key made this many times longer, same direction: its cosine stays, its dot product scales
+    stretched_norm_key: float
+    stretched_dot: float
 
 
 @dataclass(frozen=True)

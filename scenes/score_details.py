@@ -19,6 +19,7 @@ from manim import (
     Mobject,
     Rectangle,
     Succession,
+    Transform,
     TransformFromCopy,
     VGroup,
     Write,
@@ -284,13 +285,14 @@ class CorrectGradientClaim(LessonScene):
 
 class SeparateCosine(LessonScene):
     """The score is the dot product, not the cosine: cos(angle) times both lengths, for the dot-product demo's pair,
-    drawn as two arrows in the plane they span."""
+    drawn as two arrows in the plane they span; then the key stretched: the cosine stays, the dot product grows."""
 
     def construct(self) -> None:
         we = self.values.worked_example
         al, tokens = we.alignment, we.tokens
         self.show_title()
         picture = self.picture(al)
+        plane, key, key_name = picture[0], picture[2], picture[5][1]
         pair = caption(f"q of “{tokens[al.query_token]}”, k of “{tokens[al.key_token]}” (head 1)", BODY, palette.MUTED)
         lines = VGroup(
             formula(rf"\cos\theta = {fmt(al.cosine, 3)}", size=FORMULA),  # 3 places: the product below checks
@@ -301,13 +303,22 @@ class SeparateCosine(LessonScene):
                 size=FORMULA,
             ),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.35)
+        stretched = VGroup(
+            caption(f"k × {fmt_int(al.stretch)}: same angle, cos θ = {fmt(al.cosine, 3)}", BODY, palette.HIGHLIGHT),
+            formula(
+                rf"|k| = {fmt(al.stretched_norm_key)}, \quad q \cdot k \approx {fmt(al.stretched_dot)}",
+                size=FORMULA,
+                color=palette.HIGHLIGHT,
+            ),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
         why = VGroup(
-            caption("the cosine stays between −1 and 1 in any dimension;", BODY, palette.MUTED),
-            caption("a dot product keeps the lengths: for random", BODY, palette.MUTED),
-            caption("entries it spreads like √dₖ, hence ÷√dₖ", BODY),
+            caption("a cosine stays in [−1, 1], in any dimension;", BODY, palette.MUTED),
+            caption("a dot product keeps the lengths:", BODY),
+            caption("for random entries it spreads like √dₖ: ÷√dₖ", BODY),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
-        panel = VGroup(notation(pair), lines, notation(why)).arrange(DOWN, aligned_edge=LEFT, buff=0.5)
+        panel = VGroup(notation(pair), lines, stretched, notation(why)).arrange(DOWN, aligned_edge=LEFT, buff=0.45)
         fit_content(VGroup(picture, panel).arrange(RIGHT, buff=0.9), width=13.0)  # clear of the frame's edges
+        longer = plane.polar_arrow(al.stretched_norm_key, al.angle_key, palette.KEY)
         self.narrate(
             "You may read that the score is a cosine similarity. The cosine only measures the angle.",
             FadeIn(picture),
@@ -318,6 +329,19 @@ class SeparateCosine(LessonScene):
             "The score is the dot product: the cosine times the lengths of the query and the key.",
             Succession(Write(lines[1]), Write(lines[2]), Write(lines[3])),
         )
+        self.narrate(
+            f"Make the key {fmt_int(al.stretch)} times as long: the angle and the cosine stay, "
+            f"the dot product grows to {fmt(al.stretched_dot)}."
+        )
+        self.add(key.copy().set_opacity(0.35))  # the key as it was, faint under the stretched one
+        self.on_words(
+            "times as long",
+            Transform(key, longer),
+            key_name.animate.next_to(longer.get_end(), UP + RIGHT, buff=0.1),
+            FadeIn(stretched[0]),
+            run_time=1.5,
+        )
+        self.on_words("the dot product grows", Write(stretched[1]))
         self.narrate(
             "A cosine stays between minus one and one; a dot product keeps the lengths, and for random entries "
             "it spreads like √d_k: hence the division by √d_k."
@@ -330,7 +354,8 @@ class SeparateCosine(LessonScene):
     @staticmethod
     def picture(al: Alignment) -> VGroup:
         """q and k as arrows from the origin of their plane, the angle between them marked θ."""
-        plane = VectorPlane.fitting(np.array([al.plane_query, al.plane_key]), width=5.2, height=5.2)
+        reach = np.array([al.plane_query, al.plane_key * al.stretch])  # room for the key stretched
+        plane = VectorPlane.fitting(reach, width=6.5, height=6.5)
         query = plane.polar_arrow(al.norm_query, al.angle_query, palette.QUERY)
         key = plane.polar_arrow(al.norm_key, al.angle_key, palette.KEY)
         start, turn = sorted((al.angle_query, al.angle_key))[0], abs(al.angle_key - al.angle_query)

@@ -221,3 +221,14 @@ def test_the_entries_shown_are_the_first_ones_drawn_for_q():
     again = np.random.default_rng(7).standard_normal((500, 4)).ravel()[: len(demo.entries)]
     np.testing.assert_array_equal(demo.entries, again)
     assert len(demo.entries) >= 30
+
+
+def test_a_stretched_key_keeps_its_cosine_and_scales_its_dot_product(values):
+    """dot-not-cosine's demo: the key k times s points the same way; q·(s k) = s (q·k) and |s k| = s |k|."""
+    al = values.worked_example.alignment
+    q, k, s = al.query, al.key, al.stretch
+    assert s > 1
+    assert al.stretched_dot == pytest.approx(s * float(q @ k))
+    assert al.stretched_norm_key == pytest.approx(s * math.sqrt(float(k @ k)))
+    cos_after = al.stretched_dot / (math.sqrt(float(q @ q)) * al.stretched_norm_key)
+    assert cos_after == pytest.approx(al.cosine)  # the angle's cosine did not move
