@@ -79,6 +79,21 @@ def mirrored(tokens: Sequence[str], scores: Array, weights: Array) -> Claim:
     )
 
 
+def broken_mirror(tokens: Sequence[str], scores: Array) -> Claim:
+    """Scores made with different query and key matrices: the pair that mirrors least, its two scores said (or, if
+    these happen to mirror, that they need not)."""
+    gap = np.abs(scores - scores.T)
+    i, j = (int(v) for v in np.unravel_index(int(np.argmax(gap)), gap.shape))
+    if gap[i, j] < SAME:
+        return Claim("With W_Q not equal to W_K the scores need not mirror, though these happen to.", False)
+    return Claim(
+        f"Learned, different W_Q and W_K break the mirror: in our worked example '{tokens[i]}' to '{tokens[j]}' "
+        f"scores {num(scores[i, j])}, '{tokens[j]}' to '{tokens[i]}' {num(scores[j, i])}.",
+        True,
+        (i, j),
+    )
+
+
 def lean(raw: Array, scaled: Array) -> Claim:
     """How hard softmax of the raw scores leans on its top key, against the scaled scores."""
     top, soft = float(np.max(raw)), float(np.max(scaled))
@@ -259,7 +274,7 @@ def lesson_claims(values: LessonValues) -> dict[str, list[Claim]]:
     head = we.heads[0]
     claims = {
         "dot-products": [largest_score(we.tokens, head.scores[0], head.qk_angles[0])],
-        "symmetric-scores": [mirrored(cs.tokens, cs.scores, cs.weights)],
+        "symmetric-scores": [mirrored(cs.tokens, cs.scores, cs.weights), broken_mirror(we.tokens, head.scores)],
         "scaling-comparison": [lean(sd.softmax_raw, sd.softmax_scaled), softer(sd.softmax_raw, sd.softmax_scaled)],
         "train-station": list(row_meaning(ts.tokens, ts.weights, ts.focus)),
         "meaning-shift": [map_move(c.word, c.distance_before, c.distance_after) for c in ss.cases],

@@ -10,13 +10,13 @@ from manim import (
     ORIGIN,
     RIGHT,
     UP,
+    AnimationGroup,
     Arc,
     Create,
     DashedLine,
     FadeIn,
     Indicate,
     Line,
-    Mobject,
     Rectangle,
     Succession,
     Transform,
@@ -25,7 +25,7 @@ from manim import (
     Write,
 )
 
-from attention_math.claims import mirrored
+from attention_math.claims import broken_mirror, mirrored
 from attention_math.types import Alignment, SaturationDemo
 from scenes.first_example import number_text
 from scenes.kit import (
@@ -33,6 +33,7 @@ from scenes.kit import (
     CAPTION,
     DISPLAY,
     FORMULA,
+    FORMULA_LARGE,
     LABEL,
     LEAD,
     PROMINENT,
@@ -45,7 +46,17 @@ from scenes.kit import (
 )
 from scenes.kit.base import speaking_time
 from scenes.kit.charts import baseline
-from scenes.kit.layout import GAP, SUBTITLE_TOP, fit_content, fit_width
+from scenes.kit.layout import (
+    GAP,
+    SUBTITLE_TOP,
+    below_title,
+    caption_band,
+    fit_content,
+    fit_width,
+    grow_within,
+    matrix_font,
+)
+from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt, fmt_int, vector_text
 from scenes.kit.vectors import VectorPlane
 
@@ -58,84 +69,80 @@ SHRUNK = 0.7  # the scores' size beside the weights, once the weights come in un
 
 
 class MirrorScores(LessonScene):
-    """ "The cat sat" with W_Q = W_K: QKᵀ equals its transpose, so a pair scores the same both ways."""
+    """ "The cat sat" with W_Q = W_K: QKᵀ equals its transpose, so a pair scores the same both ways; its weights
+    need not; then the worked example's head 1, with W_Q ≠ W_K, whose scores do not mirror."""
 
     def construct(self) -> None:
-        cs = self.values.cat_sat
+        cs, we = self.values.cat_sat, self.values.worked_example
         tokens, first, last = cs.tokens, 0, len(cs.tokens) - 1
         self.show_title()
         grid = LabelledMatrix(cs.scores, row_labels=tokens, col_labels=tokens, name=r"QK^{T}", font_size=36)
-        rule = formula(r"W_{Q} = W_{K} \;\Rightarrow\; q_i \cdot k_j = q_j \cdot k_i", size=FORMULA)
+        alphas = LabelledMatrix(cs.weights, row_labels=tokens, col_labels=tokens, name=r"\alpha", font_size=36)
+        rule = formula(r"W_{Q} = W_{K} \;\Rightarrow\; q_i \cdot k_j = q_j \cdot k_i", size=FORMULA_LARGE)
         if not cs.same_query_key:
-            rule = formula(r"W_{Q} \neq W_{K}", size=FORMULA)
-        verdict = caption("symmetric: QKᵀ equals its transpose" if cs.scores_symmetric else "not symmetric here", LEAD)
+            rule = formula(r"W_{Q} \neq W_{K}", size=FORMULA_LARGE)
+        below_title(rule)
+        verdict = caption_band(
+            caption("symmetric: QKᵀ equals its transpose" if cs.scores_symmetric else "not symmetric here", LEAD)
+        )
+        pair = VGroup(grid.copy(), alphas).arrange(RIGHT, buff=1.6)
+        room = rule.get_bottom()[1] - 0.3 - (verdict.get_top()[1] + 0.3)
+        pair.scale(min(12.5 / pair.width, room / pair.height)).next_to(rule, DOWN, buff=0.3).set_x(0)
+        grid.match_height(pair[0]).move_to(pair).match_y(pair[0])  # alone: in the middle, as large as beside α
         claim = mirrored(tokens, cs.scores, cs.weights)
-        why = VGroup(
-            caption("the scores mirror, the weights need not:", BODY, palette.MUTED),
-            self.weight_pair(tokens, cs.weights, claim.about),
-            caption("softmax normalises each row on its own", BODY, palette.MUTED),
-            caption("learned, different W for queries and keys", BODY),
-            caption("break the mirror: one reason for three matrices", BODY),
-        ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
-        panel = VGroup(rule, verdict, why).arrange(DOWN, aligned_edge=LEFT, buff=0.6)
-        fit_content(VGroup(grid, panel).arrange(RIGHT, buff=0.9), width=12.4)  # a margin each side, as elsewhere
         same = "same matrix for" if cs.same_query_key else "different matrices for"
         self.narrate(f"Look again at the scores of '{' '.join(tokens)}', made with the {same} W_Q and W_K.")
         self.play(FadeIn(grid), Write(rule))
         a, b = grid.get_entry(first, last), grid.get_entry(last, first)
-        pair = f"'{tokens[first]}' to '{tokens[last]}' and '{tokens[last]}' to '{tokens[first]}'"
+        couple = f"'{tokens[first]}' to '{tokens[last]}' and '{tokens[last]}' to '{tokens[first]}'"
         if cs.scores_symmetric:
-            self.narrate(f"The scores mirror: {pair} score the same, {number_text(cs.scores[0, -1])}.")
+            self.narrate(f"The scores mirror: {couple} score the same, {number_text(cs.scores[0, -1])}.")
         else:
             self.narrate("Here the scores do not mirror.")
         frames = VGroup(_frame(a, palette.HIGHLIGHT), _frame(b, palette.HIGHLIGHT))
-        self.play(*map(Create, frames))  # one pair, one colour
-        self.play(FadeIn(verdict, shift=UP * 0.1))
+        self.play(*map(Create, frames), FadeIn(verdict, shift=UP * 0.1))  # one pair, one colour
         self.narrate(claim.text)
-        self.play(FadeIn(why[0]))
-        if claim.about:  # the two weights, in the grid where the scores were, then why they differ, as said
+        if claim.about:  # the weights beside the scores, the same pair framed: they differ, as said
             i, j = claim.about
-            alphas = LabelledMatrix(
-                cs.weights,
-                row_labels=tokens,
-                col_labels=tokens,
-                name=r"\alpha",
-                font_size=36,
-                places=2,
-            )
-            corner = grid.get_corner(UP + LEFT)
-            scores = VGroup(grid, frames)
-            small = scores.copy().scale(SHRUNK, about_point=corner)  # the scores make room for the weights below
-            room = small.get_bottom()[1] - 0.3 - (SUBTITLE_TOP + GAP)
-            alphas.scale(min(1.0, room / alphas.height)).next_to(small, DOWN, buff=0.3).align_to(small, LEFT)
             moved = VGroup(
-                _frame(alphas.get_entry(i, j), palette.HIGHLIGHT), _frame(alphas.get_entry(j, i), palette.HIGHLIGHT)
+                _frame(pair[1].get_entry(i, j), palette.HIGHLIGHT), _frame(alphas.get_entry(j, i), palette.HIGHLIGHT)
             )
-            self.on_words("gives", scores.animate.scale(SHRUNK, about_point=corner), FadeIn(alphas), FadeIn(why[1]))
+            shift = pair[0].get_center() - grid.get_center()
+            why = caption_band(caption("α = softmax(QKᵀ ÷ √dₖ): softmax normalises each row on its own", LEAD))
+            self.on_words("gives", VGroup(grid, frames).animate.shift(shift), FadeIn(alphas), run_time=1.2)
             self.play(TransformFromCopy(frames, moved))
             self.on_words(
-                "Each row", FadeIn(why[2]), Indicate(alphas.get_row(i), color=palette.HIGHLIGHT, scale_factor=1)
+                "Each row",
+                give_way(verdict, FadeIn(why)),
+                Indicate(alphas.get_row(i), color=palette.HIGHLIGHT, scale_factor=1),
             )
-        else:
-            self.play(FadeIn(why[2]))
-        self.narrate("Learned projections with W_Q not equal to W_K break this mirror: one reason for three matrices.")
-        self.play(FadeIn(why[3:]))
-        self.wait(1.5)
+            verdict = why  # on screen in its place
+        self.finish_narration()
+        self.break_mirror(we, VGroup(rule, grid, frames, alphas, *([moved] if claim.about else []), verdict))
 
-    @staticmethod
-    def weight_pair(tokens: list[str], weights: np.ndarray, pair: tuple[int, ...]) -> Mobject:
-        """The two weights of the pair the claim names (nothing when the weights mirror too)."""
-        if not pair:
-            return VGroup()
-        a, b = pair
-        return VGroup(  # the weights are softmax of the scores ÷ √dₖ, not of the scores drawn above them
-            caption("weights α = softmax(scores ÷ √dₖ):", BODY, palette.HIGHLIGHT),
-            caption(
-                f"{tokens[a]} → {tokens[b]} {fmt(weights[a, b])},  {tokens[b]} → {tokens[a]} {fmt(weights[b, a])}",
-                BODY,
-                palette.HIGHLIGHT,
-            ),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
+    def break_mirror(self, we, leaving: VGroup) -> None:
+        """The worked example's head-1 scores (W_Q ≠ W_K): the pair that mirrors least, framed both ways."""
+        head, tokens = we.heads[0], we.tokens
+        claim = broken_mirror(tokens, head.scores)
+        rule = below_title(
+            formula(r"W_{Q} \neq W_{K}:\; q_i \cdot k_j \text{ may differ from } q_j \cdot k_i", size=FORMULA_LARGE)
+        )
+        font = matrix_font(len(tokens))
+        scores = LabelledMatrix(  # six rows at most: a long sentence's grid fits under the rule, legible
+            head.scores, row_labels=tokens, col_labels=tokens, name=r"QK^{T}", font_size=font, max_rows=6, max_cols=6
+        )
+        room = rule.get_bottom()[1] - 0.3 - (SUBTITLE_TOP + GAP)
+        grow_within(scores, 12.5, room).fit_within(12.5, room).next_to(rule, DOWN, buff=0.3).set_x(0)
+        self.narrate(claim.text)
+        self.play(give_way(leaving, AnimationGroup(Write(rule), FadeIn(scores))), run_time=1.5)
+        if claim.about and all(scores.is_shown(*p) for p in (claim.about, claim.about[::-1])):
+            i, j = claim.about
+            marks = VGroup(
+                _frame(scores.get_entry(i, j), palette.HIGHLIGHT), _frame(scores.get_entry(j, i), palette.HIGHLIGHT)
+            )
+            self.on_words("scores", *map(Create, marks))
+        self.narrate("That is one reason for three matrices.")
+        self.wait(1.5)
 
 
 SCORE_BAR = 1.0  # height of the largest score's bar
