@@ -64,7 +64,7 @@ LESSON: list[Entry] = [
             "From RNN attention to self-attention",
             "mechanism_projections",
             "GeneralizeAttention",
-            (),
+            WE,  # its words under the encoder states, its translation beside the decoder
         ),
         ("train-station", "The train left the station on time", "sentence", "AttendTrainStation", TS),
         ("train-context", "The train's context vector, summed", "readings", "SumTrainContext", TS),
@@ -137,7 +137,7 @@ LESSON: list[Entry] = [
         ("read-weights", "Reading a row of weights in words", "readings", "ReadWeightRow", WE),
         ("database-analogy", "A soft database lookup", "mechanism_formula", "LookUpDatabase", WE),
         ("weighted-sum", "Step 6: the weighted sum of values", "worked_outputs", "SumValues", WE),
-        ("shape-tracking", "Tracking the shapes", "mechanism_projections", "TrackShapes", WE),
+        ("shape-tracking", "Tracking the shapes", "shapes", "TrackShapes", WE),
         ("multi-head", "Step 7: the heads joined", "worked_outputs", "CombineHeads", WE),
         ("add-norm", "Add & Norm: the input added back", "add_norm", "AddAndNorm", WE),
     ),

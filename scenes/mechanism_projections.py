@@ -1,6 +1,7 @@
-"""Chapter "Queries, keys and values", part 2: why three matrices, where attention came from, the shapes it moves.
+"""Chapter "Queries, keys and values", part 2: why three matrices, and where attention came from.
 
-Part 1 (the formula, its analogies, why the dot product) is ``mechanism_formula.py``.
+Part 1 (the formula, its analogies, why the dot product) is ``mechanism_formula.py``; the shapes attention moves,
+``shapes.py``.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from manim import (
     GrowArrow,
     Indicate,
     LaggedStart,
-    ManimColor,
     ReplacementTransform,
     SurroundingRectangle,
+    TransformMatchingTex,
     VGroup,
     Write,
 )
@@ -33,7 +34,6 @@ from scenes.kit import (
     HEADING,
     LABEL,
     LEAD,
-    READOUT,
     SERIF,
     LessonScene,
     TokenLabel,
@@ -42,8 +42,8 @@ from scenes.kit import (
     notation,
     palette,
 )
-from scenes.kit.diagrams import Card, LabelBox, ShapeBlock, connect
-from scenes.kit.layout import CAPTION_TOP, GAP, caption_band, drawn_to_fit
+from scenes.kit.diagrams import Card, LabelBox, connect
+from scenes.kit.layout import CAPTION_TOP, GAP, caption_band, fit_width
 from scenes.kit.motion import give_way
 from scenes.kit.text import attention_formula
 
@@ -157,7 +157,7 @@ class GeneralizeAttention(LessonScene):
         context = LabelBox(formula("C(i)", size=DISPLAY), color=palette.HEAT_LOW, height=BOX_HEIGHT)
         decoder = LabelBox(notation(formula("s_{i-1}", size=DISPLAY)), color=palette.MUTED, height=BOX_HEIGHT)
         VGroup(context, decoder).arrange(RIGHT, buff=1.5)
-        picture = VGroup(VGroup(context, decoder), states).arrange(DOWN, buff=0.8).next_to(heading, DOWN, buff=0.3)
+        picture = VGroup(VGroup(context, decoder), states).arrange(DOWN, buff=0.6).next_to(heading, DOWN, buff=0.25)
         context.set_x(states.get_x())
         decoder.next_to(context, RIGHT, buff=1.2)  # a visible link between them
         weights = self.converge(states, context)
@@ -170,22 +170,26 @@ class GeneralizeAttention(LessonScene):
             )
         ).next_to(picture, DOWN, buff=0.35)
 
+        we = self.values.worked_example
+        words = self.source_words(we.tokens, states)
+        cross = we.variants.cross
+        writing = ["decoder state, writing", self.translation(cross.decoder_tokens)] if cross else ["decoder state"]
         roles = VGroup(
-            caption("encoder states: the source sentence, read by one RNN", LABEL, palette.MUTED, font=SERIF),
+            caption("encoder states: one per source word, read by one RNN", LABEL, palette.MUTED, font=SERIF),
             VGroup(  # the decoder state is not summed into C(i): it scores the encoder states
-                caption("decoder state", LABEL, palette.MUTED, font=SERIF),
+                *(caption(line, LABEL, palette.MUTED, font=SERIF) for line in writing),  # and the translation
                 caption("(its scores set the α)", LABEL, palette.MUTED, font=SERIF),
             ).arrange(DOWN, aligned_edge=LEFT, buff=0.08),
         )
-        roles[0].next_to(states, DOWN, buff=0.15)
-        roles[1].next_to(decoder, RIGHT, buff=0.2)
+        roles[0].next_to(VGroup(states, words), DOWN, buff=0.15)
+        fit_width(roles[1], 6.8 - decoder.get_right()[0] - 0.2).next_to(decoder, RIGHT, buff=0.2)
         rule.next_to(roles[0], DOWN, buff=0.25)
         self.narrate(
             "Attention began in RNN translators: one RNN reads the source sentence into encoder states, one per word, "
             "another writes the translation, its state s."
         )
-        self.play(FadeIn(heading), FadeIn(states), FadeIn(roles[0]))
-        self.on_words("another writes", FadeIn(decoder), FadeIn(roles[1][0]))
+        self.play(FadeIn(heading), FadeIn(states), FadeIn(words), FadeIn(roles[0]))
+        self.on_words("another writes", FadeIn(decoder), FadeIn(roles[1][:-1]))
         self.narrate(
             "For the word i it writes, a context vector C(i) is a weighted sum of the encoder states: "
             "αᵢⱼ is the weight it gives source word j."
@@ -197,7 +201,7 @@ class GeneralizeAttention(LessonScene):
             "and each encoder state."
         )
         self.play(Write(rule[1]))
-        self.on_words("between the decoder's state", FadeIn(roles[1][1]))  # what its scores do, once α is defined
+        self.on_words("between the decoder's state", FadeIn(roles[1][-1]))  # what its scores do, once α is defined
         self.on_words(
             "each encoder", LaggedStart(*(Indicate(w, color=palette.HIGHLIGHT) for w in weights), lag_ratio=0.3)
         )
@@ -246,12 +250,24 @@ class GeneralizeAttention(LessonScene):
         for part, role in zip(note[::2], "QKV", strict=True):
             part.set_color(palette.ROLE[role])
         final = attention_formula(FORMULA)
-        VGroup(note, final).arrange(RIGHT, buff=0.3).next_to(new_rule, DOWN, buff=0.2)
+        caption_band(VGroup(note, final).arrange(RIGHT, buff=0.3))  # just above the subtitles, under the rule
         self.narrate(
             "Stack the x_i as the rows of X: learned projections of X into queries, keys and values give it "
             "something to learn."
         )
         self.play(FadeOut(lack), FadeIn(note))
+        bridged = notation(  # the same two formulas, each x in the role it plays
+            formula(
+                r"z_i = \sum_{j=1}^{n} \alpha_{ij}\, v_j",
+                r",\qquad \alpha_{ij} = \mathrm{softmax}_j\, \frac{q_i \cdot k_j}{\mathrm{const}}",
+                size=DISPLAY,
+            )
+        ).move_to(new_rule)
+        self.narrate(
+            "In the score, x_i becomes q_i and x_j becomes k_j; in the sum, x_j becomes v_j. "
+            "And q_i·k_j need not equal q_j·k_i."
+        )
+        self.play(TransformMatchingTex(new_rule, bridged), run_time=1.5)
         self.narrate("That is the Transformer's formula; the chapters ahead take it apart, piece by piece.")
         self.play(Write(final))
         self.narrate("Its constant is √d_k, where d_k is how many numbers a key holds: the scaling chapter shows why.")
@@ -261,6 +277,28 @@ class GeneralizeAttention(LessonScene):
         ]
         self.on_words("constant", Create(SurroundingRectangle(VGroup(*below), color=palette.HIGHLIGHT, buff=0.05)))
         self.wait(2)
+
+    @staticmethod
+    def translation(tokens: list[str], most: int = 22) -> str:
+        """The decoder's sentence, quoted; a long one cut to its first words and an ellipsis (it sits in a margin)."""
+        words = " ".join(tokens)
+        while len(words) > most and " " in words:
+            words = words.rsplit(" ", 1)[0]
+        return f"“{words}{'' if words == ' '.join(tokens) else ' …'}”"
+
+    @staticmethod
+    def source_words(tokens: list[str], states: VGroup) -> VGroup:
+        """The worked example's words under the encoder states e₁, e₂, e_j, ⋯, e_n (none for fewer than four)."""
+        if len(tokens) < 4:
+            return VGroup()
+        shown = [tokens[0], tokens[1], tokens[2], None, tokens[-1]]
+        return VGroup(
+            *(
+                TokenLabel(t, font_size=24).next_to(box, DOWN, buff=0.12)
+                for t, box in zip(shown, states, strict=True)
+                if t
+            )
+        )
 
     @staticmethod
     def sequence(symbol: str, index: str = "i") -> VGroup:
@@ -275,128 +313,3 @@ class GeneralizeAttention(LessonScene):
         return VGroup(
             *(connect(box, target, palette.HEAT_LOW) for box in sources if "cdots" not in box.label.tex_string)
         )
-
-
-class TrackShapes(LessonScene):
-    """Shape tracking with the worked example's sizes: projections, QKᵀ, the output, and a batch."""
-
-    def construct(self) -> None:
-        title = self.show_title()
-        we = self.values.worked_example
-        T, d_model, d_k, d_v = we.T, we.d_model, we.d_k, we.d_v
-        sizes = formula(
-            rf"n = {T} \text{{ tokens}},\quad d_{{model}} = {d_model},\quad d_k = {d_k},\quad d_v = {d_v}", size=READOUT
-        )
-        sizes.scale(0.8).next_to(title, DOWN, buff=0.3)
-        words = caption("a batch of B sequences:", BODY)  # words in the text face, the shape in TeX
-        batch = VGroup(words, formula(r"B \times n \times d_v", size=FORMULA)).arrange(RIGHT, buff=0.25)
-        batch_sizes = formula(rf"= B \times {T} \times {d_v}", size=FORMULA, color=palette.MUTED)
-        caption_band(VGroup(batch, batch_sizes).arrange(RIGHT))
-        # one product at a time, its blocks as large as the room between the sizes and the batch line allows
-        room = sizes.get_bottom()[1] - batch.get_top()[1] - 2 * 0.3
-        rows = drawn_to_fit(
-            lambda unit: self.product_rows(we, unit),
-            3.4 / max(T, d_model),
-            lambda rows: all(row.height <= room and row.width <= 12.5 for row in rows),
-        )
-        for row in rows:
-            row.next_to(sizes, DOWN, buff=0.3).set_x(0)
-        lines = (
-            "Projecting: n by d_model times d_model by d_k gives n by d_k; keys the same. "
-            "Values, with W_V, are n by d_v.",
-            "Queries times keys transposed: one score for every pair of tokens, n by n.",
-            "Softmax, row by row, keeps the n by n shape: the weights α. α times the values gives Z, "
-            "one output row of size d_v per token.",
-        )
-        self.narrate(
-            "Let us follow the shapes, with the worked example's sizes: n tokens, each d_model numbers long. "
-            "d_v is the length of each value vector."
-        )
-        self.play(FadeIn(sizes), FadeIn(rows[0][1][0]))  # the opening frame: the sizes, and X
-        self.on_words("n tokens", Indicate(rows[0][1][0], color=palette.HIGHLIGHT))  # n tokens, d_model numbers each
-        made = VGroup()  # how α was made, once it is
-        for i, (row, line) in enumerate(zip(rows, lines, strict=True)):
-            self.narrate(line)
-            if i:  # the last result moves to where the next product uses it; the rest of the last product goes
-                rules, blocks = rows[i - 1]
-                carry = ReplacementTransform(blocks[-1], row[1][0])  # Q into Q·Kᵀ; QKᵀ, softmaxed, into α·V
-                self.play(give_way(VGroup(rules, *blocks[:-1]), Write(row[0])), carry, run_time=1.4)
-                if i == 2:  # what turned the scores into α, written under it as it lands
-                    made = formula(r"\alpha = \mathrm{softmax}\!\left(QK^{T} / \sqrt{d_k}\right)", size=FORMULA)
-                    self.play(FadeIn(made.next_to(row[1], DOWN, buff=0.35).align_to(row[1][0], LEFT)))
-            else:
-                self.play(Write(row[0]))
-            self.play(LaggedStart(*(FadeIn(part) for part in row[1][1:]), lag_ratio=0.4), run_time=1.5)
-            if i == 0:  # K and V made the same way, each shown as it is said; then Q again, for the next product
-                self.also_keys_and_values(we, row[1])
-
-        self.narrate("For a batch of B sentences, the output is B by n by d v.")
-        self.play(give_way(made, Write(batch), FadeIn(batch_sizes)))  # the caption band: one line at a time
-        self.wait(3)
-
-    def also_keys_and_values(self, we, blocks: VGroup) -> None:
-        """The projection's W_Q and Q turn into W_K and K, then W_V and V, as the sentence names them, and back."""
-        right, result = blocks[2], blocks[4]
-        unit = result.cells[0].width
-        length = {"n": we.T, "d_{model}": we.d_model, "d_k": we.d_k, "d_v": we.d_v}
-
-        def like(old: ShapeBlock, rows: str, cols: str, name: str, role: str) -> ShapeBlock:
-            new = ShapeBlock(
-                length[rows], length[cols], name, palette.ROLE[role], unit, sides=(rows, cols), font_size=FORMULA
-            )
-            return new.move_to(old.cells.get_center() - new.cells.get_center() + new.get_center())
-
-        back = [right.copy(), result.copy()]  # before they change: each change morphs what it replaces
-        shown = [right, result]  # what is on screen in their places
-        for words, role, width in (("keys the same", "K", "d_k"), ("Values", "V", "d_v")):
-            new = [like(right, "d_{model}", width, f"W_{{{role}}}", role), like(result, "n", width, role, role)]
-            self.on_words(words, *(ReplacementTransform(a, b) for a, b in zip(shown, new, strict=True)))
-            shown = new
-        self.finish_narration()
-        self.play(*(ReplacementTransform(a, b) for a, b in zip(shown, back, strict=True)), run_time=0.6)
-        blocks.submobjects[2], blocks.submobjects[4] = back  # W_Q and Q again, for the next product to carry
-
-    def product_rows(self, we, unit: float) -> list[VGroup]:
-        """The three products (projection, scores, output), their blocks ``unit`` per cell."""
-        length = {"n": we.T, "d_{model}": we.d_model, "d_k": we.d_k, "d_v": we.d_v}
-
-        def block(rows: str, cols: str, name: str, color: ManimColor) -> ShapeBlock:
-            return ShapeBlock(length[rows], length[cols], name, color, unit, sides=(rows, cols), font_size=FORMULA)
-
-        return [
-            self.product_row(
-                r"Q = X W_{Q}",
-                r"(n \times d_{model})(d_{model} \times d_k) \to n \times d_k",
-                block("n", "d_{model}", "X", palette.TEXT),
-                block("d_{model}", "d_k", "W_{Q}", palette.QUERY),
-                block("n", "d_k", "Q", palette.QUERY),
-            ),
-            self.product_row(
-                r"Q K^{T}",
-                r"(n \times d_k)(d_k \times n) \to n \times n",
-                block("n", "d_k", "Q", palette.QUERY),
-                block("d_k", "n", "K^T", palette.KEY),
-                block("n", "n", "QK^T", palette.HEAT_LOW),
-            ),
-            self.product_row(
-                r"\alpha V",
-                r"(n \times n)(n \times d_v) \to n \times d_v",
-                block("n", "n", r"\alpha", palette.HEAT_LOW),
-                block("n", "d_v", "V", palette.VALUE),
-                block("n", "d_v", "Z", palette.TEXT),
-            ),
-        ]
-
-    @staticmethod
-    def product_row(name: str, shapes: str, left: ShapeBlock, right: ShapeBlock, result: ShapeBlock) -> VGroup:
-        """The product's formula and shape rule, and below them its blocks (left · right → result)."""
-        rules = VGroup(
-            formula(name, size=DISPLAY, tex_to_color_map=palette.ROLE),
-            formula(shapes, size=FORMULA),
-        ).arrange(RIGHT, buff=0.6)  # one line: the blocks below get the height
-        blocks = VGroup(left, formula(r"\cdot", size=READOUT), right, formula(r"\to", size=READOUT), result)
-        blocks.arrange(RIGHT, buff=0.8)
-        for block in (left, right, result):
-            block.shift((left.cells.get_y() - block.cells.get_y()) * UP)
-        blocks.next_to(rules, DOWN, buff=0.5)
-        return VGroup(rules, blocks)

@@ -1,0 +1,147 @@
+"""The worked example's shapes through one head: X·W_Q, Q·Kᵀ, α·V, as blocks whose sides are n, d_model, d_k, d_v."""
+
+from __future__ import annotations
+
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    FadeIn,
+    Indicate,
+    LaggedStart,
+    ManimColor,
+    ReplacementTransform,
+    VGroup,
+    Write,
+)
+
+from scenes.kit import BODY, DISPLAY, FORMULA, READOUT, LessonScene, caption, formula, palette
+from scenes.kit.diagrams import ShapeBlock
+from scenes.kit.layout import caption_band, drawn_to_fit
+from scenes.kit.motion import give_way
+
+
+class TrackShapes(LessonScene):
+    """Shape tracking with the worked example's sizes: projections, QKᵀ, the output, and a batch."""
+
+    def construct(self) -> None:
+        title = self.show_title()
+        we = self.values.worked_example
+        T, d_model, d_k, d_v = we.T, we.d_model, we.d_k, we.d_v
+        sizes = formula(
+            rf"n = {T} \text{{ tokens}},\quad d_{{model}} = {d_model},\quad d_k = {d_k},\quad d_v = {d_v}", size=READOUT
+        )
+        sizes.scale(0.8).next_to(title, DOWN, buff=0.3)
+        words = caption("a batch of B sequences:", BODY)  # words in the text face, the shape in TeX
+        batch = VGroup(words, formula(r"B \times n \times d_v", size=FORMULA)).arrange(RIGHT, buff=0.25)
+        batch_sizes = formula(rf"= B \times {T} \times {d_v}", size=FORMULA, color=palette.MUTED)
+        caption_band(VGroup(batch, batch_sizes).arrange(RIGHT))
+        # one product at a time, its blocks as large as the room between the sizes and the batch line allows
+        room = sizes.get_bottom()[1] - batch.get_top()[1] - 2 * 0.3
+        rows = drawn_to_fit(
+            lambda unit: self.product_rows(we, unit),
+            3.4 / max(T, d_model),
+            lambda rows: all(row.height <= room and row.width <= 12.5 for row in rows),
+        )
+        for row in rows:
+            row.next_to(sizes, DOWN, buff=0.3).set_x(0)
+        lines = (
+            "Projecting: n by d_model times d_model by d_k gives n by d_k; keys the same. "
+            "Values, with W_V, are n by d_v.",
+            "Queries times keys transposed: one score for every pair of tokens, n by n.",
+            "Softmax, row by row, keeps the n by n shape: the weights α. α times the values gives Z, "
+            "one output row of size d_v per token.",
+        )
+        self.narrate(
+            "Let us follow the shapes, with the worked example's sizes: n tokens, each d_model numbers long. "
+            "d_v is the length of each value vector."
+        )
+        self.play(FadeIn(sizes), FadeIn(rows[0][1][0]))  # the opening frame: the sizes, and X
+        self.on_words("n tokens", Indicate(rows[0][1][0], color=palette.HIGHLIGHT))  # n tokens, d_model numbers each
+        made = VGroup()  # how α was made, once it is
+        for i, (row, line) in enumerate(zip(rows, lines, strict=True)):
+            self.narrate(line)
+            if i:  # the last result moves to where the next product uses it; the rest of the last product goes
+                rules, blocks = rows[i - 1]
+                carry = ReplacementTransform(blocks[-1], row[1][0])  # Q into Q·Kᵀ; QKᵀ, softmaxed, into α·V
+                self.play(give_way(VGroup(rules, *blocks[:-1]), Write(row[0])), carry, run_time=1.4)
+                if i == 2:  # what turned the scores into α, written under it as it lands
+                    made = formula(r"\alpha = \mathrm{softmax}\!\left(QK^{T} / \sqrt{d_k}\right)", size=FORMULA)
+                    self.play(FadeIn(made.next_to(row[1], DOWN, buff=0.35).align_to(row[1][0], LEFT)))
+            else:
+                self.play(Write(row[0]))
+            self.play(LaggedStart(*(FadeIn(part) for part in row[1][1:]), lag_ratio=0.4), run_time=1.5)
+            if i == 0:  # K and V made the same way, each shown as it is said; then Q again, for the next product
+                self.also_keys_and_values(we, row[1])
+
+        self.narrate("For a batch of B sentences, the output is B by n by d v.")
+        self.play(give_way(made, Write(batch), FadeIn(batch_sizes)))  # the caption band: one line at a time
+        self.wait(3)
+
+    def also_keys_and_values(self, we, blocks: VGroup) -> None:
+        """The projection's W_Q and Q turn into W_K and K, then W_V and V, as the sentence names them, and back."""
+        right, result = blocks[2], blocks[4]
+        unit = result.cells[0].width
+        length = {"n": we.T, "d_{model}": we.d_model, "d_k": we.d_k, "d_v": we.d_v}
+
+        def like(old: ShapeBlock, rows: str, cols: str, name: str, role: str) -> ShapeBlock:
+            new = ShapeBlock(
+                length[rows], length[cols], name, palette.ROLE[role], unit, sides=(rows, cols), font_size=FORMULA
+            )
+            return new.move_to(old.cells.get_center() - new.cells.get_center() + new.get_center())
+
+        back = [right.copy(), result.copy()]  # before they change: each change morphs what it replaces
+        shown = [right, result]  # what is on screen in their places
+        for words, role, width in (("keys the same", "K", "d_k"), ("Values", "V", "d_v")):
+            new = [like(right, "d_{model}", width, f"W_{{{role}}}", role), like(result, "n", width, role, role)]
+            self.on_words(words, *(ReplacementTransform(a, b) for a, b in zip(shown, new, strict=True)))
+            shown = new
+        self.finish_narration()
+        self.play(*(ReplacementTransform(a, b) for a, b in zip(shown, back, strict=True)), run_time=0.6)
+        blocks.submobjects[2], blocks.submobjects[4] = back  # W_Q and Q again, for the next product to carry
+
+    def product_rows(self, we, unit: float) -> list[VGroup]:
+        """The three products (projection, scores, output), their blocks ``unit`` per cell."""
+        length = {"n": we.T, "d_{model}": we.d_model, "d_k": we.d_k, "d_v": we.d_v}
+
+        def block(rows: str, cols: str, name: str, color: ManimColor) -> ShapeBlock:
+            return ShapeBlock(length[rows], length[cols], name, color, unit, sides=(rows, cols), font_size=FORMULA)
+
+        return [
+            self.product_row(
+                r"Q = X W_{Q}",
+                r"(n \times d_{model})(d_{model} \times d_k) \to n \times d_k",
+                block("n", "d_{model}", "X", palette.TEXT),
+                block("d_{model}", "d_k", "W_{Q}", palette.QUERY),
+                block("n", "d_k", "Q", palette.QUERY),
+            ),
+            self.product_row(
+                r"Q K^{T}",
+                r"(n \times d_k)(d_k \times n) \to n \times n",
+                block("n", "d_k", "Q", palette.QUERY),
+                block("d_k", "n", "K^T", palette.KEY),
+                block("n", "n", "QK^T", palette.HEAT_LOW),
+            ),
+            self.product_row(
+                r"\alpha V",
+                r"(n \times n)(n \times d_v) \to n \times d_v",
+                block("n", "n", r"\alpha", palette.HEAT_LOW),
+                block("n", "d_v", "V", palette.VALUE),
+                block("n", "d_v", "Z", palette.TEXT),
+            ),
+        ]
+
+    @staticmethod
+    def product_row(name: str, shapes: str, left: ShapeBlock, right: ShapeBlock, result: ShapeBlock) -> VGroup:
+        """The product's formula and shape rule, and below them its blocks (left · right → result)."""
+        rules = VGroup(
+            formula(name, size=DISPLAY, tex_to_color_map=palette.ROLE),
+            formula(shapes, size=FORMULA),
+        ).arrange(RIGHT, buff=0.6)  # one line: the blocks below get the height
+        blocks = VGroup(left, formula(r"\cdot", size=READOUT), right, formula(r"\to", size=READOUT), result)
+        blocks.arrange(RIGHT, buff=0.8)
+        for block in (left, right, result):
+            block.shift((left.cells.get_y() - block.cells.get_y()) * UP)
+        blocks.next_to(rules, DOWN, buff=0.5)
+        return VGroup(rules, blocks)
