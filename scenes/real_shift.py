@@ -94,14 +94,16 @@ class TraceRealShift(LessonScene):
             *(caption(line, LABEL, palette.MUTED) for line in ("the centres: cluster words", "read alone, no sentence"))
         ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)  # two short lines: a long sentence makes the table wide
         alone_words.next_to(table, DOWN, buff=0.5).align_to(table, LEFT)  # under the table: the plane takes the height
-        self.narrate("The centres come from the cluster words read alone, without a sentence around them.")
-        self.play(FadeIn(alone_words, shift=UP * 0.1))
         cosines = [s.cosines for s in rm.sentences]
         fallen = both_fall(rm.focus, rm.alone.cosines, cosines)
         self.narrate(fallen.text)
-        if fallen.holds:  # the sentences that fell away from every centre, pointed at as they are counted
+        if fallen.holds:  # the sentences that fell away from every centre, pointed at as they are counted; why
             lit = [self.shown_moves[k].animate.set_opacity(1) for k in fallen.about]
-            self.on_words("falls away", *lit, *(Indicate(self.shown_moves[k][0]) for k in fallen.about))
+            self.on_words("sentences", *lit, *(Indicate(self.shown_moves[k][0]) for k in fallen.about))
+            self.narrate(
+                "Why: the centres come from words read alone; read inside a sentence, a word can point away from both."
+            )
+            self.play(FadeIn(alone_words, shift=UP * 0.1))
         decides = context_decides(rm.focus, rm.hidden_size, cosines)
         lines = ("its sentence decides", "which meaning it is closer to")
         if not decides.holds:  # every sentence left it nearest the same meaning: say so, not the general rule
@@ -113,7 +115,7 @@ class TraceRealShift(LessonScene):
         ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         self.narrate(decides.text)
         moral.move_to(alone_words, aligned_edge=UP + LEFT)
-        self.play(FadeOut(alone_words), FadeIn(moral[0]))
+        self.play(*([FadeOut(alone_words)] if fallen.holds else []), FadeIn(moral[0]))
         self.on_words("the context decides" if decides.holds else "though", FadeIn(moral[1]))  # as it is said
         self.wait(1.0)
 
@@ -221,39 +223,52 @@ class TraceRealShift(LessonScene):
         """The word's vector after every layer, too long to draw; each meaning's words, whose average is its centre;
         the cosine, and the word alone measured by it. Returns what is on screen besides the table."""
         flow = ModelFlow(rm.focus, rm.layers, rm.hidden_size)
+        parts = VGroup(  # what the voice names inside every layer, under the layers' count
+            *(caption(line, LABEL, palette.MUTED) for line in ("each: attention,", "feed-forward, residual"))
+        ).arrange(DOWN, buff=0.08)
         shown = VGroup(flow.token, flow.stack, flow.vector, *flow.arrows[:2])
-        shown.scale(1.3).move_to(MIDDLE * UP)  # the whole picture while it is alone
+        parts.next_to(flow.stack, DOWN, buff=0.2)
+        shown.add(parts)
+        grow_within(shown, 12.5, TOP - SUBTITLE_TOP - 0.6).move_to(MIDDLE * UP)  # the whole picture while alone
         self.narrate(
             f"Where does a trained model put “{rm.focus}”? We take its vector after all {rm.layers} layers: "
             "attention, feed-forward and residual, all of them."
         )
         self.play(FadeIn(VGroup(flow.token, flow.arrows[0], flow.stack)))  # the opening: the word into the model
         self.on_words("after all", Indicate(flow.stack[0], color=palette.HIGHLIGHT))
-        self.on_words("attention", GrowArrow(flow.arrows[1]), FadeIn(flow.vector))  # the vector all of them leave
+        self.on_words("attention, feed", FadeIn(parts))
+        self.on_words("all of them", GrowArrow(flow.arrows[1]), FadeIn(flow.vector))  # the vector they all leave
         self.narrate(f"It has {rm.hidden_size} numbers: too many to draw, so we measure where it points.")
         self.play(Indicate(flow.vector[1], color=palette.HIGHLIGHT))
         words = self.cluster_columns(rm)
-        cosine = formula(r"\cos(a, b) = \frac{a \cdot b}{|a|\,|b|}", size=FORMULA_LARGE)
-        left = VGroup(words, cosine).arrange(DOWN, buff=0.8)
+        cosine = VGroup(
+            formula(r"\cos(a, b) = \frac{a \cdot b}{|a|\,|b|}", size=FORMULA_LARGE),
+            caption(f"a: the vector of “{rm.focus}”,  b: a centre", LABEL, palette.MUTED),
+        ).arrange(DOWN, buff=0.2)
+        left = VGroup(words, cosine).arrange(DOWN, buff=0.45)
         room = table.get_left()[0] + config.frame_width / 2 - 1.0  # the width left of the table
         grow_within(left, room, TOP - SUBTITLE_TOP - 0.4).move_to([table.get_left()[0] - 0.5 - room / 2, MIDDLE, 0])
+        home, zoom = left.get_center(), min(12.0 / words.width, (TOP - SUBTITLE_TOP - 0.6) / words.height)
+        left.scale(zoom)  # the words and their centres alone fill the frame, until the table needs its side
+        left.shift(MIDDLE * UP - words.get_center())
         self.narrate(
             f"Each cluster word is read on its own: {clusters_said(list(rm.cluster_words))}. "
             "A meaning's centre is their average."
         )
         self.play(give_way(shown, LaggedStart(*(FadeIn(column) for column in words[0]), lag_ratio=0.4)), run_time=1.5)
-        self.on_words("centre", FadeIn(words[1]))
+        self.on_words("centre", FadeIn(words[1]), *(GrowArrow(arrow) for arrow in words[2]))
         self.narrate(  # defined before its numbers are read
             "To compare meanings, we use the cosine: the dot product over both lengths; the larger, the closer."
         )
-        self.play(FadeIn(table.title), FadeIn(table.header), Write(cosine))
+        self.play(left.animate.scale(1 / zoom).move_to(home), FadeIn(table.title), FadeIn(table.header))
+        self.play(Write(cosine))
         self.narrate(alone_leaning(rm.focus, rm.alone.cosines).text)
         self.play(*table.reveal(0))
         return left
 
     @staticmethod
     def cluster_columns(rm: dict) -> VGroup:
-        """Each meaning's words in its colour, under its name; under them, what a centre is."""
+        """Each meaning's words in its colour, under its name; under them, their centre, with an arrow from them."""
         columns = VGroup(
             *(
                 VGroup(
@@ -262,8 +277,25 @@ class TraceRealShift(LessonScene):
                 for name, words in rm.cluster_words.items()
             )
         ).arrange(RIGHT, buff=1.2, aligned_edge=UP)
-        centre = caption("each centre: the average of its words", LABEL, palette.MUTED)
-        return VGroup(columns, centre.next_to(columns, DOWN, buff=0.35))
+        centres = VGroup(  # under each column, its centre: one vector, the average of the words above
+            *(
+                VGroup(
+                    Circle(radius=0.14, color=cluster_color(name), stroke_width=3),
+                    caption(f"{name} centre", LABEL, cluster_color(name)),
+                ).arrange(RIGHT, buff=0.15)
+                for name in rm.cluster_words
+            )
+        )
+        for centre, column in zip(centres, columns, strict=True):
+            centre.next_to(column, DOWN, buff=0.5).match_x(column)
+        centres.add(caption("each centre: the average of its words", LABEL, palette.MUTED).next_to(centres, DOWN))
+        arrows = VGroup(
+            *(
+                Arrow(c.get_bottom(), k[0].get_top(), buff=0.1, color=palette.MUTED)
+                for c, k in zip(columns, centres[:-1], strict=True)
+            )
+        )
+        return VGroup(columns, centres, arrows)
 
     def measure(self, rm: dict, leaving: VGroup) -> VGroup:
         """The two cosines as a plane, in the place of ``leaving``: a move there is a move in the model's full space.
