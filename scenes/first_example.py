@@ -206,12 +206,12 @@ class WorkCatSat(LessonScene):
         tokens, weights, i = cs.tokens, cs.weights[0], 0
         self.narrate(f"Finally the output of '{tokens[i]}': every value row, scaled by its weight, added up.")
         v_mat = LabelledMatrix(
-            cs.V, row_labels=[f"V({t})" for t in tokens], name="V", color=palette.VALUE, font_size=OUTPUT
+            cs.V, row_labels=[f"v({t})" for t in tokens], name="V", color=palette.VALUE, font_size=OUTPUT
         ).move_to(UP * 0.7 + LEFT * 1.8)  # left of the weights it will be scaled by
         self.play(FadeIn(v_mat.get_frame()), v_mat.fill_in(run_time=1))
         weighted = LabelledMatrix(
             cs.weighted_values[i],
-            row_labels=[f"{fmt(w)} × V({t})" for w, t in zip(weights, tokens, strict=True)],
+            row_labels=[f"{fmt(w)} × v({t})" for w, t in zip(weights, tokens, strict=True)],
             color=palette.VALUE,
             font_size=OUTPUT,
             places=2,
@@ -220,7 +220,7 @@ class WorkCatSat(LessonScene):
         row = SurroundingRectangle(heat.get_row(i), color=palette.HIGHLIGHT, buff=0.04)
         self.play(Create(row))
         self.play(ReplacementTransform(v_mat, weighted), run_time=1.2)
-        z = LabelledMatrix(cs.output[i : i + 1], row_labels=[f"Z({tokens[i]})"], font_size=OUTPUT, places=2)
+        z = LabelledMatrix(cs.output[i : i + 1], row_labels=[f"z({tokens[i]})"], font_size=OUTPUT, places=2)
         z.next_to(weighted, DOWN, buff=0.6).align_to(weighted.cells, RIGHT)
         self.play(FadeIn(z.get_frame()))
         self.narrate("Add the scaled rows one component at a time: each column sums into one number of Z.")
@@ -250,7 +250,7 @@ class WorkCatSat(LessonScene):
         """Output(cat), Output(sat): the same sum with each token's own weight row, one row of Z each
         (it takes the place of ``leaving``, the first token's sum)."""
         tokens = cs.tokens
-        z = LabelledMatrix(cs.output, row_labels=[f"Z({t})" for t in tokens], font_size=OUTPUT, places=2)
+        z = LabelledMatrix(cs.output, row_labels=[f"z({t})" for t in tokens], font_size=OUTPUT, places=2)
         z.move_to(UP * 0.9)
         self.narrate("Every other token works the same way, with its own row of weights: one row of Z per token.")
         # the sum goes, then Z fills in while it is said (a fade stretched over the sentence redrew the whole
@@ -259,9 +259,9 @@ class WorkCatSat(LessonScene):
         self.play(FadeIn(z.get_frame()), LaggedStart(*(FadeIn(c) for c in z.get_row(0)), lag_ratio=0.1))
         line = None
         for i in (row for row in z.shown_rows[1:] if row is not None):
-            terms = " + ".join(f"{fmt(w)} × V({t})" for w, t in zip(cs.weights[i], tokens, strict=True))
+            terms = " + ".join(f"{fmt(w)} × v({t})" for w, t in zip(cs.weights[i], tokens, strict=True))
             written_out = f" = {terms}" if len(tokens) <= SPELLED_OUT else ""  # a longer sum would not be legible
-            fresh = caption(f"Z({tokens[i]}){written_out} = {vector_text(cs.output[i], 2)}", CAPTION)
+            fresh = caption(f"z({tokens[i]}){written_out} = {vector_text(cs.output[i], 2)}", CAPTION)
             fit_width(fresh, 13).next_to(z, DOWN, buff=0.5).set_x(0)
             frame = z.row_frame(i)
             swap = [FadeOut(line), FadeIn(fresh)] if line else [FadeIn(fresh)]

@@ -160,11 +160,14 @@ class ResolveAmbiguity(LessonScene):
             (money, senses[1], senses[0], '"money"'),
             (water, senses[0], senses[1], '"water"'),
         ):
-            self.on_words(named, FadeIn(sentence[0]))  # each sentence as its clue is named
-            self.play(  # the reading it settles lights in the colour of the word being read
-                LaggedStart(*(Create(arc) for arc in sentence[1]), FadeIn(sentence[2]), lag_ratio=0.5),
+            self.on_words(  # each sentence as its clue is named; the reading it settles lights as it is said
+                named,
+                LaggedStart(
+                    FadeIn(sentence[0]), *(Create(arc) for arc in sentence[1]), FadeIn(sentence[2]), lag_ratio=0.4
+                ),
                 sense.animate.set_color(palette.QUERY),
                 other.animate.set_color(palette.MUTED),
+                run_time=1.2,
             )
         self.wait(1.5)
 
@@ -318,9 +321,10 @@ class ContrastEmbeddings(LessonScene):
 
     @staticmethod
     def mixture(tokens: list[str], weights: np.ndarray) -> Text:
-        """'Z(the) = 0.42 V(the) + 0.16 V(cat) + 0.42 V(sat)': what a contextual row is made of."""
-        terms = " + ".join(f"{fmt(w)} V({t})" for t, w in zip(tokens, weights, strict=True))
-        return caption(f"Z({tokens[0]}) = {terms}", HEADING, t2c={"V(": palette.VALUE})
+        """'z(the) = 0.42 v(the) + 0.16 v(cat) + 0.42 v(sat)': what a contextual row is made of (rows lower-case,
+        named by their word: docs/notation.md)."""
+        terms = " + ".join(f"{fmt(w)} v({t})" for t, w in zip(tokens, weights, strict=True))
+        return caption(f"z({tokens[0]}) = {terms}", HEADING, t2c={"v(": palette.VALUE})
 
 
 class CompareParallelism(LessonScene):

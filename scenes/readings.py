@@ -186,9 +186,11 @@ class SumTrainContext(LessonScene):
         ts = self.values.train_station
         f, tokens = ts.focus, ts.tokens
         self.show_title(f"“{tokens[f]}” in context: the weighted sum")
-        weights = LabelledMatrix(ts.weights[f][:, None], row_labels=tokens, name=r"\alpha", font_size=26, places=3)
-        terms = LabelledMatrix(ts.focus_terms, name=r"\alpha_j\, x_j", font_size=26, color=palette.VALUE)
-        total = LabelledMatrix(ts.output[f][None, :], name=r"\sum_j \alpha_j x_j", font_size=30, color=palette.VALUE)
+        # its row of weights, αᵢⱼ for i the focus word; the words' own vectors stand where values will (white:
+        # no values yet, no value colour)
+        weights = LabelledMatrix(ts.weights[f][:, None], row_labels=tokens, name=r"\alpha_{ij}", font_size=26, places=3)
+        terms = LabelledMatrix(ts.focus_terms, name=r"\alpha_{ij}\, x_j", font_size=26)
+        total = LabelledMatrix(ts.output[f][None, :], name=r"z_i = \sum_j \alpha_{ij} x_j", font_size=30)
         alone = vector_text(ts.embeddings[f], places_for(ts.embeddings))
         before = caption(f"“{tokens[f]}” on its own: {alone}", LABEL, palette.MUTED)
         VGroup(weights, terms, total).arrange(RIGHT, buff=1.0)
@@ -196,7 +198,7 @@ class SumTrainContext(LessonScene):
         figure = VGroup(weights, terms, total, before)
         grown = figure.width
         fit_content(figure, width=12.4, bottom=CAPTION_TOP)  # as large as the frame allows, the caption band free
-        vectors = LabelledMatrix(ts.embeddings, name="x_j", font_size=26).scale(figure.width / grown)
+        vectors = LabelledMatrix(ts.embeddings, name="X", font_size=26).scale(figure.width / grown)  # rows xⱼ
         vectors.move_to(terms, aligned_edge=UP)
         times = formula(r"\times", size=FORMULA).move_to(VGroup(weights.cells, vectors.cells))  # row by row
         times.set_x((weights.get_right()[0] + vectors.get_left()[0]) / 2)

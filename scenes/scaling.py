@@ -40,6 +40,7 @@ from scenes.kit import (
     number,
     palette,
 )
+from scenes.kit.base import READ_HOLD
 from scenes.kit.charts import baseline, value_bars
 from scenes.kit.layout import caption_band
 from scenes.kit.numbers import fmt, fmt_int
@@ -89,10 +90,13 @@ class ExplodeDotProducts(LessonScene):
         axis_name = caption("variance of q·k", CAPTION, palette.MUTED, font=SERIF).next_to(axis, UP, buff=3.9)
         axis_name.align_to(axis, LEFT).align_to(numbers[-1], UP)
         spread = entry_strip(demo.entries, left=-6.2, right=6.2, y=-1.6)  # the whole width: the spread is the picture
-        self.narrate("A dot product adds up d_k products. Give q and k random entries of variance one.")
+        self.narrate("A dot product adds up d_k products. Give q and k random entries.")
         self.play(Write(rule), FadeIn(spread.line), run_time=1.0)  # the line the entries will be drawn on
         self.on_words("random entries", LaggedStart(*map(FadeIn, spread.dots), lag_ratio=0.02))
-        self.narrate("Variance measures how widely values spread: the mean of their squared distances from the mean.")
+        self.narrate(
+            "Their variance measures how widely they spread: the mean of the squared distances from the mean. "
+            "These are drawn with variance one."
+        )
         self.play(Indicate(spread.dots, color=palette.HIGHLIGHT, scale_factor=1.0))  # the spread being measured
         self.on_words("squared distances", Create(spread.mean), LaggedStart(*map(Create, spread.gaps), lag_ratio=0.02))
         self.wait(1.0)
@@ -128,6 +132,7 @@ class ExplodeDotProducts(LessonScene):
             run_time=1.5,
         )
         self.play(FadeIn(SurroundingRectangle(tamed_numbers, color=palette.HEAT_LOW, buff=0.12)), run_time=0.6)
+        self.wait(READ_HOLD)  # the last figure, read before the clip ends
 
     @staticmethod
     def largest_score(demo: VarianceDemo, bars: VGroup) -> VGroup:

@@ -125,7 +125,9 @@ class MirrorScores(LessonScene):
         head, tokens = we.heads[0], we.tokens
         claim = broken_mirror(tokens, head.scores)
         rule = below_title(
-            formula(r"W_{Q} \neq W_{K}:\; q_i \cdot k_j \text{ may differ from } q_j \cdot k_i", size=FORMULA_LARGE)
+            VGroup(  # the words in the text face, the symbols in TeX
+                formula(r"W_{Q} \neq W_{K}:", size=FORMULA_LARGE), caption("qᵢ·kⱼ may differ from qⱼ·kᵢ", LEAD)
+            ).arrange(RIGHT, buff=0.25)
         )
         font = matrix_font(len(tokens))
         scores = LabelledMatrix(  # six rows at most: a long sentence's grid fits under the rule, legible
