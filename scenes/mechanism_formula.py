@@ -21,7 +21,6 @@ from manim import (
     DecimalNumber,
     FadeIn,
     FadeOut,
-    FadeTransform,
     GrowArrow,
     Indicate,
     MathTex,
@@ -38,6 +37,7 @@ from attention_math.demos import dot_with_turned_key
 from attention_math.types import Alignment
 from scenes.kit import (
     BODY,
+    FORMULA,
     HEADING,
     LABEL,
     LEAD,
@@ -57,6 +57,7 @@ from scenes.kit import (
 )
 from scenes.kit.diagrams import Card
 from scenes.kit.layout import caption_band
+from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt, vector_text
 from scenes.kit.text import attention_formula
 
@@ -238,8 +239,8 @@ def angle_mark(plane: VectorPlane, start: float, end: float) -> VGroup:
     arc = Arc(radius=0.55, start_angle=start, angle=sweep if abs(sweep) > 1e-3 else 1e-3, arc_center=origin)
     arc.set_stroke(palette.HIGHLIGHT, 3)
     middle = start + sweep / 2
-    name = formula(r"\theta", size=HEADING, color=palette.HIGHLIGHT)
-    name.move_to(origin + 0.85 * np.array([np.cos(middle), np.sin(middle), 0]))
+    name = formula(r"\theta", size=FORMULA, color=palette.HIGHLIGHT)  # 10 px at 480p
+    name.move_to(origin + 0.9 * np.array([np.cos(middle), np.sin(middle), 0]))
     return VGroup(arc, name.set_opacity(min(1.0, abs(sweep) / 0.3)))
 
 
@@ -301,13 +302,13 @@ class AlignVectors(LessonScene):
         verdict, key_angle = VGroup(), demo.angle_key
         own, turned = names[1], caption("the same key, turned", LEAD, palette.KEY, font=SERIF)
         turned.move_to(own, aligned_edge=LEFT)  # turned, it is no longer the key of that word: its numbers change
-        renamed = [FadeTransform(own, turned)]
+        renamed = [give_way(own, FadeIn(turned))]  # one after the other: never text printed on text
         for turn, label, said in (
             (0.0, "aligned: strong match", "Turn the key along the query: the largest score, a strong match."),
             (
                 PI / 2,
                 "orthogonal: zero",
-                "At a right angle the score is zero: no pull of its own; its weight depends on the others.",
+                "At a right angle the score is zero: neither a match nor a mismatch.",
             ),
             (PI, "opposite: strong mismatch", "Pointing away, the score is most negative: a strong mismatch."),
         ):
@@ -329,7 +330,7 @@ class AlignVectors(LessonScene):
         )
         rule.next_to(verdict, DOWN, aligned_edge=LEFT, buff=0.6)
         self.narrate("The score measures how parallel the query is to the key, times how long both are.")
-        back = FadeTransform(turned, own.copy())  # back where it was: the word's own key again
+        back = give_way(turned, FadeIn(own.copy()))  # back where it was: the word's own key again
         self.play(
             *turn_key(plane, key, reading, demo, (key_angle, demo.angle_key), theta), FadeOut(verdict), back, run_time=2
         )
