@@ -185,8 +185,13 @@ class SaturateSoftmax(LessonScene):
         heading = caption("softmax weights", CAPTION, palette.MUTED, font=SERIF).move_to(LEFT * 2.6 + UP * 1.45)
         self.play(FadeIn(scores), FadeIn(heading), bars.grow(), FadeIn(gauge), run_time=1.5)
         self.narrate("Multiply the same scores up, as large dot products do. Softmax piles onto one key.")
-        for nxt in steps[1:]:
-            self.play(*(Transform(a, b) for a, b in zip((scores, bars, gauge), nxt, strict=True)), run_time=1.5)
+        shown = VGroup(scores, gauge[2], bars.get_numbers())  # the numbers on screen: they switch, never morph
+        for nxt_scores, nxt_bars, nxt_gauge in steps[1:]:
+            shown.set_opacity(0)  # gone at once, wherever the scene holds them
+            self.add(nxt_scores, nxt_gauge[2])
+            self.play(Transform(bars.get_bars(), nxt_bars.get_bars()), Transform(gauge[3], nxt_gauge[3]), run_time=1.5)
+            self.play(FadeIn(nxt_bars.get_numbers()), run_time=0.3)  # each weight's number on its new bar
+            shown = VGroup(nxt_scores, nxt_gauge[2], nxt_bars.get_numbers())
             self.wait(1.0)
         self.narrate(
             "One-hot weights: the gradient through the scores is essentially zero,"
@@ -203,7 +208,7 @@ class SaturateSoftmax(LessonScene):
         """Scores × scale i, their softmax bars and the gradient gauge, laid out for Transform."""
         scale, scaled = demo.scales[i], demo.scaled_scores[i]
         times = formula(rf"\text{{scores}} \times {fmt(scale, 0)} =", size=TITLE)
-        row = formula(r"[\," + r",\ ".join(fmt(s, 1) for s in scaled) + r"\,]", size=TITLE, color=palette.HEAT_LOW)
+        row = formula(r"[\," + r",\ ".join(fmt(s, 1) for s in scaled) + r"\,]", size=TITLE)  # scores: white
         scores = VGroup(times, row).arrange(RIGHT, buff=0.2).move_to(UP * 2.3)
         bars = SoftmaxBars(
             demo.weights[i], labels, max_value=1.0, height=2.6, bar_width=0.8, places=3, weights=True
