@@ -95,14 +95,17 @@ class UnpackFormula(LessonScene):
             ),
             Card("Key  K", ["What defines me?", '"apple" tags itself', "[fruit, food, red]"], palette.KEY, height=2.4),
             Card(
-                "Value  V", ["My actual content:", "the vector for", 'the concept "apple"'], palette.VALUE, height=2.4
+                "Value  V",
+                ["What I hand on:", "a learned projection", 'of the vector of "apple"'],
+                palette.VALUE,
+                height=2.4,
             ),
         ).arrange(RIGHT, buff=0.3, aligned_edge=UP)
         cards.next_to(formula, DOWN, buff=0.6)
         lines = [
             'The query asks "what am I looking for?": "ate" searches for food.',
             'The key says "what defines me?": "apple" tags itself as fruit, food, red.',
-            'The value is the word\'s actual content: the vector for "apple".',
+            'The value is what the word hands on when it is matched: its own learned projection of "apple".',
         ]
         for card, letter, line in zip(cards, "QKV", lines, strict=True):
             self.narrate(line)

@@ -268,6 +268,11 @@ class GeneralizeAttention(LessonScene):
             "And q_i·k_j need not equal q_j·k_i."
         )
         self.play(TransformMatchingTex(new_rule, bridged), run_time=1.5)
+        mirror = caption("qᵢ·kⱼ need not equal qⱼ·kᵢ: the mirror is broken", BODY, palette.MUTED, font=SERIF)
+        mirror.move_to(note).set_x(0)  # the answer to xᵢ·xⱼ = xⱼ·xᵢ, for a while in the projections' place
+        self.on_words("need not", give_way(note, FadeIn(mirror)))
+        self.finish_narration()
+        self.play(give_way(mirror, FadeIn(note)), run_time=0.8)
         self.narrate("That is the Transformer's formula; the chapters ahead take it apart, piece by piece.")
         self.play(Write(final))
         self.narrate("Its constant is √d_k, where d_k is how many numbers a key holds: the scaling chapter shows why.")

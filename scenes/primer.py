@@ -9,6 +9,7 @@ from manim import (
     RIGHT,
     UP,
     Angle,
+    AnimationGroup,
     Axes,
     Create,
     DashedLine,
@@ -17,6 +18,7 @@ from manim import (
     FadeOut,
     GrowArrow,
     Indicate,
+    LaggedStart,
     Line,
     Transform,
     TransformFromCopy,
@@ -41,12 +43,13 @@ from scenes.kit import (
     notation,
     palette,
 )
-from scenes.kit.layout import SUBTITLE_TOP, TOP, below_title
+from scenes.kit.layout import SUBTITLE_TOP, TOP, below_title, fit_width
 from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt, places_for
 
-# exp(s) for e to the s: an index in an exponent would be a script of a script, too small to read at 480p
-SOFTMAX = r"\mathrm{softmax}(s)_i = \frac{\exp(s_i)}{\sum_j \exp(s_j)}"
+# exp(·) for e to the ·: an index in an exponent would be a script of a script, too small to read at 480p; "score" in
+# words (s is an RNN's state, docs/notation.md)
+SOFTMAX = r"\mathrm{softmax}(\text{score})_i = \frac{\exp(\text{score}_i)}{\sum_j \exp(\text{score}_j)}"
 TRANSPOSE = r"^{T}"  # the transpose in TeX (docs/notation.md): a superscript T, n is the length
 MATRIX_DIGITS = 38  # the digits of the small matrices of the row-by-column scene
 
@@ -173,11 +176,18 @@ class MultiplyMatrices(LessonScene):
         arrow = notation(formula(r"\longrightarrow", size=48)).move_to(times)
 
         self.narrate("A matrix is a table of numbers: here K, with one row per word.", FadeIn(k))
+        rows, cols = r.right_rows.shape
         self.narrate(
             "Its transpose, K transpose, turns each row into a column.",
             FadeIn(arrow),
             FadeIn(kt.get_frame()),
-            *(TransformFromCopy(k.get_entry(i, j), kt.get_entry(j, i)) for i, j in np.ndindex(r.right_rows.shape)),
+            LaggedStart(  # one row at a time turns into its column: never all the digits through one point
+                *(
+                    AnimationGroup(*(TransformFromCopy(k.get_entry(i, j), kt.get_entry(j, i)) for j in range(cols)))
+                    for i in range(rows)
+                ),
+                lag_ratio=0.9,
+            ),
         )
         self.play(FadeOut(k), FadeOut(arrow), run_time=0.5)
         same = " Here they happen to hold the same numbers." if np.array_equal(r.left, r.right_rows) else ""
@@ -229,16 +239,17 @@ class NormalizeExponentials(LessonScene):
         s = self.values.scaling_demo.softmax_steps
         axes, curve, label = self.exponential(s)
         marks = self.marks(axes, s)
-        rule = notation(formula(SOFTMAX, size=READOUT)).next_to(axes, RIGHT, buff=0.6).align_to(axes, UP)
+        rule = notation(formula(SOFTMAX, size=READOUT)).next_to(axes, RIGHT, buff=0.6)
+        fit_width(rule, 6.8 - rule.get_left()[0]).next_to(axes, RIGHT, buff=0.6).align_to(axes, UP)  # in the frame
         steps = self.steps(s).next_to(rule, DOWN, aligned_edge=LEFT, buff=0.35)
         bars = SoftmaxBars(
-            s.weights, [value_tex(z) for z in s.z], total=s.weight_sum, max_value=1.0, height=1.8, weights=True
+            s.weights, [value_tex(z) for z in s.z], total=s.weight_sum, max_value=1.0, height=1.4, weights=True
         )
-        bars.next_to(steps, DOWN, aligned_edge=LEFT, buff=0.45).shift(0.9 * RIGHT)
+        bars.next_to(steps, DOWN, aligned_edge=LEFT, buff=0.45).shift(0.5 * RIGHT)  # its scale left of it
 
         self.narrate("e to the x is always positive, and it grows fast.", Create(axes), Create(curve), FadeIn(label))
         self.narrate(
-            "Take any numbers, call them scores s. Softmax divides e to each score by the sum of e to every score.",
+            "Take any numbers, call them scores. Softmax divides e to each score by the sum of e to every score.",
             Write(rule),
         )
         weights = " and ".join(value_tex(w) for w in s.weights)
@@ -271,7 +282,7 @@ class NormalizeExponentials(LessonScene):
         below_title(axes).to_edge(LEFT, buff=0.8)
         curve = axes.plot(np.exp, x_range=(low, high), color=palette.HIGHLIGHT, stroke_width=5)
         label = notation(formula(r"e^{x} = \exp(x)", size=FORMULA, color=palette.HIGHLIGHT))
-        label.next_to(axes.c2p(high, np.exp(high)), LEFT, buff=0.5)
+        label.next_to(axes.c2p(high, np.exp(high)), LEFT, buff=0.5).shift(0.3 * DOWN)  # below the title
         x_name = notation(formula("x", size=FORMULA, color=palette.MUTED)).next_to(axes.x_axis, RIGHT, buff=0.1)
         return axes, VGroup(curve), VGroup(label, x_name)
 
@@ -293,7 +304,7 @@ class NormalizeExponentials(LessonScene):
         )
         lines.add(
             VGroup(
-                notation(formula(r"\sum_j \exp(s_j)", size=FORMULA)),
+                notation(formula(r"\sum_j \exp(\text{score}_j)", size=FORMULA)),
                 formula(rf"= {value_tex(s.exp_sum)}", size=FORMULA),
             ).arrange(RIGHT, buff=0.15)
         )

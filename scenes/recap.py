@@ -107,7 +107,7 @@ class RecapSteps(LessonScene):
             self.narrate(line)
             self.play(row.animate.set_opacity(1), run_time=0.8)
         box = SurroundingRectangle(rows[1:6], color=palette.MUTED, buff=BOX_BUFF)  # steps 2–6: one head
-        whose = "" if we.W_O is not None else "full layer: "  # our example's row 7 has no W_O: say whose it is
+        whose = "" if we.W_O is not None else "full block: "  # our example's row 7 has no W_O: say whose it is
         layer = VGroup(
             formula(r"\text{head} = \mathrm{softmax}\!\left(\frac{QK^{T}}{\sqrt{d_k}}\right) V", size=FORMULA),
             formula(rf"\text{{{whose}output}} = \mathrm{{concat}}(\text{{heads}})\, W_{{O}}", size=FORMULA),
@@ -116,8 +116,8 @@ class RecapSteps(LessonScene):
         self.narrate("Softmax of QKᵀ over √d_k, times V: that is one head.")
         self.play(Create(box), FadeOut(legend), run_time=0.8)  # the legend leaves before the formula takes its place
         self.play(Write(layer[0]), run_time=0.8)
-        mixed = "Then W_O mixes" if we.W_O is not None else "In a full layer, W_O then mixes"
-        self.narrate(f"{mixed} the joined heads into the layer's output.")
+        mixed = "Then W_O mixes" if we.W_O is not None else "In a full attention block, W_O then mixes"
+        self.narrate(f"{mixed} the joined heads into the attention block's output.")
         self.play(Write(layer[1]), run_time=0.8)
 
     @staticmethod

@@ -111,7 +111,10 @@ class SumValues(LessonScene):
         current = None
         for j in range(len(tokens)):
             fresh = self.row_cells(total, sums[j])
-            anims = [FadeIn(fresh) if current is None else ReplacementTransform(current, fresh)]
+            if current is not None:  # the sum so far switches at once: morphing digits would garble them
+                self.remove(current)
+                self.add(fresh)
+            anims = [FadeIn(fresh)] if current is None else []
             current = fresh
             if j in shown:
                 anims.append(LaggedStart(*(FadeIn(c) for c in weighted.get_row(j)), lag_ratio=0.2))
@@ -224,10 +227,10 @@ class CombineHeads(LessonScene):
             self.play(FadeOut(braces))
             self.project(we, tokens, concat)
         else:
-            later = formula(r"\text{full layer: output} = \text{concat} \cdot W_{O}", size=FORMULA)  # not ours
+            later = formula(r"\text{full block: output} = \text{concat} \cdot W_{O}", size=FORMULA)  # not ours
             later.next_to(braces, DOWN, buff=0.25)
             self.narrate(
-                "A full layer then multiplies this by one more learned matrix, W_O, which mixes the heads."
+                "A full attention block then multiplies this by one more learned matrix, W_O, which mixes the heads."
                 " Our example leaves W_O out."
             )
             self.play(Write(later))
@@ -343,7 +346,7 @@ class CombineHeads(LessonScene):
         return token_matrix(we.concat, tokens, r"\text{concat}", max_cols=8)
 
     def project(self, we: WorkedExample, tokens: list[str], concat: LabelledMatrix) -> None:
-        """Multiply the concatenation by W_O: the layer's output."""
-        self.narrate("Finally the output projection W_O mixes the heads into the layer's output.")
+        """Multiply the concatenation by W_O: the attention block's output."""
+        self.narrate("Finally the output projection W_O mixes the heads into the attention block's output.")
         out = token_matrix(we.output, tokens, r"\text{concat} \cdot W_{O}", max_cols=8).move_to(concat)
         self.play(ReplacementTransform(concat, out), run_time=1.2)

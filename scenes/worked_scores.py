@@ -321,8 +321,8 @@ class NormalizeScores(LessonScene):
         if (overflow := SUBTITLE_TOP + GAP - small.get_bottom()[1]) > 0:  # shorter bars, clear of the subtitle band
             height = max(height - overflow, MIN_BAR_HEIGHT)
             small = pair(height, width)[1].next_to(scaled, DOWN, buff=0.35).align_to(scaled, LEFT)
-        rule = formula(r"e^{x}", size=TITLE).next_to(exp, UP, buff=0.3).align_to(exp.get_bars(), LEFT)
-        divided = formula(r"e^{x} / \text{sum}", size=TITLE).move_to(rule, aligned_edge=LEFT)
+        rule = formula(r"e^{s}", size=TITLE).next_to(exp, UP, buff=0.3).align_to(exp.get_bars(), LEFT)  # s: a score
+        divided = formula(r"e^{s} / \text{sum}", size=TITLE).move_to(rule, aligned_edge=LEFT)
         stage = VGroup(exp, norm, rule, divided)
         stage.shift(min(0.0, TOP - stage.get_top()[1]) * UP)  # below the title, however few the tokens
         self.narrate("Raise e to each scaled score: every result is positive. Then add them up.")
@@ -330,8 +330,25 @@ class NormalizeScores(LessonScene):
         self.play(FadeIn(exp.get_total()))
         self.wait(0.6)
         self.narrate("Divide each by the sum: the bars now add up to exactly 1. These are the attention weights.")
-        self.play(ReplacementTransform(exp, norm), ReplacementTransform(rule, divided), run_time=1.5)
+        numbers = VGroup(exp.get_numbers(), exp.get_total(), rule)  # words and digits switch; the bars reshape
+        self.play(
+            ReplacementTransform(exp.get_bars(), norm.get_bars()),
+            give_way(numbers, FadeIn(VGroup(norm.get_numbers(), norm.get_total(), divided))),
+            run_time=1.5,
+        )
+        norm.remove(norm.baseline, norm.labels)  # the axis and the words stay the ones on screen
+        norm.baseline, norm.labels = exp.baseline, exp.labels
+        norm.add(norm.baseline, norm.labels)
         grid = VGroup(heatmap.get_labels(), heatmap.get_caption(), heatmap.get_slots())  # where the weights go
-        self.on_words("These are", Transform(norm, small), FadeOut(divided), FadeIn(grid), run_time=1.2)
+        moving, landing = (VGroup(b.get_bars(), b.baseline, b.labels) for b in (norm, small))  # these move...
+        digits = (VGroup(b.get_numbers(), b.get_total()) for b in (norm, small))  # ...these switch, never morph
+        self.on_words(
+            "These are",
+            ReplacementTransform(moving, landing),
+            give_way(next(digits), FadeIn(next(digits))),
+            FadeOut(divided),
+            FadeIn(grid),
+            run_time=1.2,
+        )
         self.wait(1)
-        return norm, VGroup()
+        return small, VGroup()
