@@ -95,27 +95,29 @@ class AddAndNorm(LessonScene):
             ),
         ).arrange(RIGHT, buff=0.5)
         caption_band(worked.scale(min(1.0, WIDTH / worked.width)).set_x(0))
-        later = caption_band(caption("next: the feed-forward network, then Add & Norm again", BODY, palette.MUTED))
+        later = caption_band(
+            caption("next: a learned scale and shift, the feed-forward network, Add & Norm again", BODY, palette.MUTED)
+        )
         moved, arrow, normed = abreast(normalized, below=worked.height + 0.4)  # the worked line below them
         frames = VGroup(moved.row_frame(0), normed.row_frame(0))
         self.narrate(
-            "Then each row is normalized: its mean is subtracted, and it is divided by its standard deviation. "
-            + claims.normalized(an.spread).text
+            "Then each row is normalized: its mean is subtracted, and it is divided by its standard deviation, "
+            "the square root of its variance."
         )
         self.play(
             give_way(leaving, ReplacementTransform(residual, moved)),
             ReplacementTransform(frame, frames[0]),
             run_time=1.2,
         )
-        self.on_words(
-            "its mean is subtracted", FadeIn(arrow), FadeIn(normed.get_frame()), normed.fill_in(), run_time=1.5
-        )
-        self.on_words("now has mean 0", FadeIn(worked[0]), Write(worked[1]), Create(frames[1]), run_time=1.5)
+        self.on_words("its mean is subtracted", FadeIn(worked[0]), run_time=0.8)  # the row's two numbers, as named
+        self.on_words("divided", FadeIn(arrow), FadeIn(normed.get_frame()), normed.fill_in(), run_time=1.5)
+        self.narrate(claims.normalized(an.spread).text)
+        self.play(Write(worked[1]), Create(frames[1]), run_time=1.5)
         self.narrate(
             "A learned scale and shift follow, left out here. Then comes the feed-forward network, "
             "with an Add and Norm of its own."
         )
-        self.on_words("Then comes", give_way(worked, FadeIn(later)))
+        self.on_words("A learned scale", give_way(worked, FadeIn(later)))
         self.wait(2)
 
     @staticmethod

@@ -19,7 +19,7 @@ from manim import (
 )
 
 from attention_math.types import ScalingDemo
-from scenes.kit import CAPTION, LABEL, SERIF, LessonScene, SoftmaxBars, caption, formula, notation, palette
+from scenes.kit import BODY, CAPTION, LABEL, SERIF, LessonScene, SoftmaxBars, caption, formula, notation, palette
 from scenes.kit.base import speaking_time
 from scenes.kit.charts import cell_grid
 from scenes.kit.diagrams import LabelBox, all_pairs, connect
@@ -191,13 +191,10 @@ def softer_weights(sd: ScalingDemo) -> VGroup:
     """The scaling chapter's weights, raw and ÷√dₖ, side by side on the weights' colour scale."""
     keys = [f"k{chr(0x2081 + j)}" if j < 9 else f"k{j + 1}" for j in range(len(sd.raw))]
     charts = [
-        SoftmaxBars(w, keys, height=2.2, bar_width=0.55, weights=True, legend=False)
+        SoftmaxBars(w, keys, height=2.6, bar_width=0.85, weights=True, legend=False)  # digits that stay legible
         for w in (sd.softmax_raw, sd.softmax_scaled)
     ]
-    names = [
-        formula(r"\mathrm{softmax}(q \cdot k)", size=36),
-        formula(r"\mathrm{softmax}(q \cdot k / \sqrt{d_k})", size=36),
-    ]
+    names = [caption(text, BODY) for text in ("softmax(q·k)", "softmax(q·k / √dₖ)")]  # the text face: no tiny scripts
     pairs = [VGroup(c, n.next_to(c, DOWN, buff=0.45)) for c, n in zip(charts, names, strict=True)]
     return VGroup(*pairs).arrange(RIGHT, buff=0.8, aligned_edge=DOWN)
 

@@ -42,14 +42,20 @@ class AttendTrainStation(LessonScene):
         beside = heat.get_x()
         heat.set_x(0)  # in the middle while it is the whole picture; to the left when the bars come
         n = len(tokens)
-        rule = formula(
-            rf"\alpha_{{ij}} = \mathrm{{softmax}}_j\!\left(x_i \cdot x_j / \sqrt{{{ts.d}}}\right)", size=DISPLAY_LARGE
+        rule = formula(  # its parts lit as they are said
+            r"\alpha_{ij} = \mathrm{softmax}_j\!\left(",
+            r"x_i \cdot x_j",
+            rf"/ \sqrt{{{ts.d}}}",
+            r"\right)",
+            size=DISPLAY_LARGE,
         ).move_to(UP * MIDDLE)
         self.narrate(
             f"Each word's vector is dotted with every word's, divided by √{ts.d}, and softmax runs along the row: "
             "small made-up vectors, no learned matrices yet.",
-            Write(rule),
         )
+        self.play(Write(rule))
+        for words, part in (("dotted", 1), ("divided", 2), ("softmax runs", 0)):
+            self.on_words(words, Indicate(rule[part], color=palette.HIGHLIGHT, scale_factor=1.1))
         self.narrate(f"Every word of this sentence attends to every word: a {n} × {n} grid of weights.")
         self.play(give_way(rule, FadeIn(heat.get_labels())))
         self.play(LaggedStart(*(heat.fill_row(i) for i in range(n)), lag_ratio=0.3, run_time=2.5))
