@@ -261,6 +261,7 @@ class GeneralizeAttention(LessonScene):
                 r"z_i = \sum_{j=1}^{n} \alpha_{ij}\, v_j",
                 r",\qquad \alpha_{ij} = \mathrm{softmax}_j\, \frac{q_i \cdot k_j}{\mathrm{const}}",
                 size=DISPLAY,
+                tex_to_color_map={"q_i": palette.QUERY, "k_j": palette.KEY, "v_j": palette.VALUE},  # their roles
             )
         ).move_to(new_rule)
         self.narrate(

@@ -22,6 +22,18 @@ from scenes.kit.layout import caption_band, drawn_to_fit
 from scenes.kit.motion import give_way
 
 
+def rule_line(name: str, shapes: str) -> VGroup:
+    """A product's formula and its shape rule, on one line: the blocks below get the height."""
+    return VGroup(formula(name, size=DISPLAY, tex_to_color_map=palette.ROLE), formula(shapes, size=FORMULA)).arrange(
+        RIGHT, buff=0.6
+    )
+
+
+def shape_rule(width: str) -> str:
+    """The projection's shape rule, for queries and keys (``d_k``) or values (``d_v``)."""
+    return rf"(n \times d_{{model}})(d_{{model}} \times {width}) \to n \times {width}"
+
+
 class TrackShapes(LessonScene):
     """Shape tracking with the worked example's sizes: projections, QKᵀ, the output, and a batch."""
 
@@ -73,14 +85,16 @@ class TrackShapes(LessonScene):
                 self.play(Write(row[0]))
             self.play(LaggedStart(*(FadeIn(part) for part in row[1][1:]), lag_ratio=0.4), run_time=1.5)
             if i == 0:  # K and V made the same way, each shown as it is said; then Q again, for the next product
-                self.also_keys_and_values(we, row[1])
+                self.also_keys_and_values(we, row)
 
         self.narrate("For a batch of B sentences, the output is B by n by d v.")
         self.play(give_way(made, Write(batch), FadeIn(batch_sizes)))  # the caption band: one line at a time
         self.wait(3)
 
-    def also_keys_and_values(self, we, blocks: VGroup) -> None:
-        """The projection's W_Q and Q turn into W_K and K, then W_V and V, as the sentence names them, and back."""
+    def also_keys_and_values(self, we, row: VGroup) -> None:
+        """The projection's W_Q and Q turn into W_K and K, then W_V and V, as the sentence names them, and back;
+        its formula and shape rule switch with them."""
+        rules, blocks = row
         right, result = blocks[2], blocks[4]
         unit = result.cells[0].width
         length = {"n": we.T, "d_{model}": we.d_model, "d_k": we.d_k, "d_v": we.d_v}
@@ -91,14 +105,23 @@ class TrackShapes(LessonScene):
             )
             return new.move_to(old.cells.get_center() - new.cells.get_center() + new.get_center())
 
+        def rule(role: str, width: str) -> VGroup:  # the formula and shape rule of that product, in rules' place
+            return rule_line(f"{role} = X W_{{{role}}}", shape_rule(width)).move_to(rules, aligned_edge=LEFT)
+
         back = [right.copy(), result.copy()]  # before they change: each change morphs what it replaces
-        shown = [right, result]  # what is on screen in their places
+        shown, said = [right, result], rules
         for words, role, width in (("keys the same", "K", "d_k"), ("Values", "V", "d_v")):
             new = [like(right, "d_{model}", width, f"W_{{{role}}}", role), like(result, "n", width, role, role)]
-            self.on_words(words, *(ReplacementTransform(a, b) for a, b in zip(shown, new, strict=True)))
-            shown = new
+            line = rule(role, width)
+            self.on_words(
+                words,
+                *(ReplacementTransform(a, b) for a, b in zip(shown, new, strict=True)),
+                give_way(said, FadeIn(line)),
+            )
+            shown, said = new, line
         self.finish_narration()
-        self.play(*(ReplacementTransform(a, b) for a, b in zip(shown, back, strict=True)), run_time=0.6)
+        moves = (ReplacementTransform(a, b) for a, b in zip(shown, back, strict=True))
+        self.play(*moves, give_way(said, FadeIn(rules)), run_time=0.6)
         blocks.submobjects[2], blocks.submobjects[4] = back  # W_Q and Q again, for the next product to carry
 
     def product_rows(self, we, unit: float) -> list[VGroup]:
@@ -111,7 +134,7 @@ class TrackShapes(LessonScene):
         return [
             self.product_row(
                 r"Q = X W_{Q}",
-                r"(n \times d_{model})(d_{model} \times d_k) \to n \times d_k",
+                shape_rule("d_k"),
                 block("n", "d_{model}", "X", palette.TEXT),
                 block("d_{model}", "d_k", "W_{Q}", palette.QUERY),
                 block("n", "d_k", "Q", palette.QUERY),
@@ -135,10 +158,7 @@ class TrackShapes(LessonScene):
     @staticmethod
     def product_row(name: str, shapes: str, left: ShapeBlock, right: ShapeBlock, result: ShapeBlock) -> VGroup:
         """The product's formula and shape rule, and below them its blocks (left · right → result)."""
-        rules = VGroup(
-            formula(name, size=DISPLAY, tex_to_color_map=palette.ROLE),
-            formula(shapes, size=FORMULA),
-        ).arrange(RIGHT, buff=0.6)  # one line: the blocks below get the height
+        rules = rule_line(name, shapes)
         blocks = VGroup(left, formula(r"\cdot", size=READOUT), right, formula(r"\to", size=READOUT), result)
         blocks.arrange(RIGHT, buff=0.8)
         for block in (left, right, result):

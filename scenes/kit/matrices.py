@@ -295,7 +295,7 @@ class LabelledMatrix(VGroup):
 
     def column_frame(self, col: int, color: ManimColor = palette.HIGHLIGHT) -> Rectangle:
         """A rectangle around column ``col``."""
-        return self._span(self.get_column(col), color, pad_x=0.08, pad_y=0.15)
+        return self._span(self.get_column(col), color, pad_x=0.08, pad_y=0.05)  # clear of the brackets' ends
 
     def entry_frame(self, row: int, col: int, color: ManimColor = palette.HIGHLIGHT) -> Rectangle:
         """A rectangle around entry (``row``, ``col``)."""
