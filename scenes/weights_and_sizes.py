@@ -30,6 +30,7 @@ from attention_math.model_types import ModelSize
 from scenes.kit import (
     BODY,
     DISPLAY,
+    LABEL,
     SMALL,
     TITLE,
     LabelledMatrix,
@@ -175,7 +176,9 @@ class CompareSizes(LessonScene):
             f"{model.d_model}."
         )
         others = [FadeIn(VGroup(f, s)) for f, s in zip(split.funnels[1:], split.slots[1:], strict=True)]
-        self.on_words("output", FadeOut(split.reads), FadeIn(split.outputs[0], shift=DOWN * 0.2))  # head 1's
+        self.on_words(  # head 1's output, made by its attention from the queries above
+            "output", FadeOut(split.reads), FadeIn(split.attends), FadeIn(split.outputs[0], shift=DOWN * 0.2)
+        )
         outputs = [FadeIn(o, shift=DOWN * 0.2) for o in split.outputs[1:]]
         self.on_words(f"{model.heads} of them", LaggedStart(*others, *outputs, lag_ratio=0.1), run_time=2)
         self.on_words("concatenate", split.join(), run_time=1.2)
@@ -211,15 +214,19 @@ class HeadSplit(VGroup):
         ).arrange(RIGHT, buff=0.15, aligned_edge=DOWN)
         # where the other heads' slots come later, right, clear of the first funnel: it goes when they come
         self.reads = reads.move_to(self.slots[1:]).align_to(bar, RIGHT)
-        below = self.slots.get_y() - self.HIGH - 0.45
+        below = self.slots.get_y() - self.HIGH - 0.7  # room between for what turns queries into outputs
         # each head's output, d_v = d_k numbers: made by the head (softmax(QKᵀ/√dₖ)V), not a copy of its queries;
         # first under its own head, then edge to edge
         self.outputs = VGroup(*(self.output_of(s).set_y(below) for s in self.slots))
+        self.attends = caption(  # the two rows are not one thing copied: attention lies between them
+            f"queries ↓ attention, softmax(QKᵀ/√dₖ)·V ↓ each head's output, dᵥ = {model.d_k}", LABEL, palette.MUTED
+        ).move_to((self.slots.get_bottom() + self.outputs.get_top()) / 2)
         self.joined = VGroup(*(o.copy().set_x(x) for o, x in zip(self.outputs, self.joined_xs(), strict=True)))
         self.brace = Brace(self.joined, DOWN, buff=0.1, color=palette.MUTED)
         total = f"joined: {model.heads} heads × {model.d_k} = {model.d_model} numbers, one token's width again"
         self.total = caption(total, BODY).next_to(self.brace, DOWN, buff=0.1)
-        self.add(self.funnels, self.token, self.slots, self.reads, self.outputs, self.joined, self.brace, self.total)
+        parts = (self.funnels, self.token, self.slots, self.reads, self.attends, self.outputs, self.joined)
+        self.add(*parts, self.brace, self.total)
 
     @staticmethod
     def funnel(bar: Rectangle, slot: Rectangle, first: bool) -> Polygon:
