@@ -87,7 +87,7 @@ def broken_mirror(tokens: Sequence[str], scores: Array) -> Claim:
     if gap[i, j] < SAME:
         return Claim("With W_Q not equal to W_K the scores need not mirror, though these happen to.", False)
     return Claim(
-        f"Learned, different W_Q and W_K break the mirror: in our worked example '{tokens[i]}' to '{tokens[j]}' "
+        f"With different W_Q and W_K, the scores do not mirror: '{tokens[i]}' to '{tokens[j]}' "
         f"scores {num(scores[i, j])}, '{tokens[j]}' to '{tokens[i]}' {num(scores[j, i])}.",
         True,
         (i, j),
@@ -273,8 +273,11 @@ def lesson_claims(values: LessonValues) -> dict[str, list[Claim]]:
     sd, ss = values.scaling_demo, values.semantic_shift
     head = we.heads[0]
     claims = {
-        "dot-products": [largest_score(we.tokens, head.scores[0], head.qk_angles[0])],
-        "symmetric-scores": [mirrored(cs.tokens, cs.scores, cs.weights), broken_mirror(we.tokens, head.scores)],
+        "dot-products": [
+            largest_score(we.tokens, head.scores[0], head.qk_angles[0]),
+            broken_mirror(we.tokens, head.scores),
+        ],
+        "symmetric-scores": [mirrored(cs.tokens, cs.scores, cs.weights)],
         "scaling-comparison": [lean(sd.softmax_raw, sd.softmax_scaled), softer(sd.softmax_raw, sd.softmax_scaled)],
         "train-station": list(row_meaning(ts.tokens, ts.weights, ts.focus)),
         "meaning-shift": [map_move(c.word, c.distance_before, c.distance_after) for c in ss.cases],

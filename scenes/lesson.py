@@ -114,7 +114,7 @@ LESSON: list[Entry] = [
             "Same W for queries and keys: mirrored scores",
             "score_details",
             "MirrorScores",
-            ("cat_sat", *WE),  # the worked example's head 1: scores that do not mirror
+            ("cat_sat",),
         ),
     ),
     *_chapter(

@@ -10,7 +10,6 @@ from manim import (
     ORIGIN,
     RIGHT,
     UP,
-    AnimationGroup,
     Arc,
     Create,
     DashedLine,
@@ -25,7 +24,7 @@ from manim import (
     Write,
 )
 
-from attention_math.claims import broken_mirror, mirrored
+from attention_math.claims import mirrored
 from attention_math.types import Alignment, SaturationDemo
 from scenes.first_example import number_text
 from scenes.kit import (
@@ -47,14 +46,10 @@ from scenes.kit import (
 from scenes.kit.base import speaking_time
 from scenes.kit.charts import baseline
 from scenes.kit.layout import (
-    GAP,
-    SUBTITLE_TOP,
     below_title,
     caption_band,
     fit_content,
     fit_width,
-    grow_within,
-    matrix_font,
 )
 from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt, fmt_int, vector_text
@@ -70,10 +65,10 @@ SHRUNK = 0.7  # the scores' size beside the weights, once the weights come in un
 
 class MirrorScores(LessonScene):
     """ "The cat sat" with W_Q = W_K: QKᵀ equals its transpose, so a pair scores the same both ways; its weights
-    need not; then the worked example's head 1, with W_Q ≠ W_K, whose scores do not mirror."""
+    need not (the worked example's dot products show a mirror broken by W_Q ≠ W_K)."""
 
     def construct(self) -> None:
-        cs, we = self.values.cat_sat, self.values.worked_example
+        cs = self.values.cat_sat
         tokens, first, last = cs.tokens, 0, len(cs.tokens) - 1
         self.show_title()
         grid = LabelledMatrix(cs.scores, row_labels=tokens, col_labels=tokens, name=r"QK^{T}", font_size=36)
@@ -117,33 +112,14 @@ class MirrorScores(LessonScene):
                 Indicate(alphas.get_row(i), color=palette.HIGHLIGHT, scale_factor=1),
             )
             verdict = why  # on screen in its place
-        self.finish_narration()
-        self.break_mirror(we, VGroup(rule, grid, frames, alphas, *([moved] if claim.about else []), verdict))
-
-    def break_mirror(self, we, leaving: VGroup) -> None:
-        """The worked example's head-1 scores (W_Q ≠ W_K): the pair that mirrors least, framed both ways."""
-        head, tokens = we.heads[0], we.tokens
-        claim = broken_mirror(tokens, head.scores)
-        rule = below_title(
-            VGroup(  # the words in the text face, the symbols in TeX
-                formula(r"W_{Q} \neq W_{K}:", size=FORMULA_LARGE), caption("qᵢ·kⱼ may differ from qⱼ·kᵢ", LEAD)
-            ).arrange(RIGHT, buff=0.25)
+        broken = caption_band(
+            caption("learned W<sub>Q</sub> ≠ W<sub>K</sub>: qᵢ·kⱼ may differ from qⱼ·kᵢ", LEAD, markup=True)
+        )  # the case to come
+        self.narrate(
+            "Different, learned matrices for queries and keys break this mirror, as the worked example will show: "
+            "one reason for three matrices."
         )
-        font = matrix_font(len(tokens))
-        scores = LabelledMatrix(  # six rows at most: a long sentence's grid fits under the rule, legible
-            head.scores, row_labels=tokens, col_labels=tokens, name=r"QK^{T}", font_size=font, max_rows=6, max_cols=6
-        )
-        room = rule.get_bottom()[1] - 0.3 - (SUBTITLE_TOP + GAP)
-        grow_within(scores, 12.5, room).fit_within(12.5, room).next_to(rule, DOWN, buff=0.3).set_x(0)
-        self.narrate(claim.text)
-        self.play(give_way(leaving, AnimationGroup(Write(rule), FadeIn(scores))), run_time=1.5)
-        if claim.about and all(scores.is_shown(*p) for p in (claim.about, claim.about[::-1])):
-            i, j = claim.about
-            marks = VGroup(
-                _frame(scores.get_entry(i, j), palette.HIGHLIGHT), _frame(scores.get_entry(j, i), palette.HIGHLIGHT)
-            )
-            self.on_words("scores", *map(Create, marks))
-        self.narrate("That is one reason for three matrices.")
+        self.on_words("break this mirror", give_way(verdict, FadeIn(broken)))
         self.wait(1.5)
 
 

@@ -33,7 +33,7 @@ from manim import (
     Write,
 )
 
-from attention_math.claims import largest_score
+from attention_math.claims import broken_mirror, largest_score
 from attention_math.types import Head
 from scenes.kit import (
     LABEL,
@@ -236,6 +236,12 @@ class AlignDotProducts(LessonScene):
         self.narrate("Rows are queries, columns are keys: each row scores one query against every key.")
         self.play(Indicate(grid.get_row_labels(), color=palette.QUERY, scale_factor=1.15), run_time=1.2)
         self.play(Indicate(grid.get_column_labels(), color=palette.KEY, scale_factor=1.15), run_time=1.2)
+        mirror = broken_mirror(tokens, head.scores)  # W_Q ≠ W_K: the pair that mirrors least, framed both ways
+        self.narrate(mirror.text)
+        if mirror.about and all(grid.is_shown(*p) for p in (mirror.about, mirror.about[::-1])):
+            i, j = mirror.about
+            marks = (grid.entry_frame(i, j), grid.entry_frame(j, i))
+            self.on_words("scores", *map(Create, marks))
         self.wait(1)
 
 

@@ -299,7 +299,7 @@ class LabelledMatrix(VGroup):
 
     def entry_frame(self, row: int, col: int, color: ManimColor = palette.HIGHLIGHT) -> Rectangle:
         """A rectangle around entry (``row``, ``col``)."""
-        return self._span(VGroup(self.get_entry(row, col)), color, pad_x=0.08, pad_y=0.1)
+        return self._span(VGroup(self.get_entry(row, col)), color, pad_x=0.03, pad_y=0.1)  # inside its cell
 
     def highlight_row(self, row: int, color: ManimColor = palette.HIGHLIGHT) -> Animation:
         """An animation drawing a frame around row ``row``."""
