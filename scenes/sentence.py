@@ -20,8 +20,19 @@ from manim import (
 )
 
 from attention_math.claims import row_meaning
-from scenes.kit import BODY, DISPLAY_LARGE, HEADING, Heatmap, LessonScene, SoftmaxBars, caption, formula, palette
-from scenes.kit.layout import MIDDLE
+from scenes.kit import (
+    BODY,
+    DISPLAY_LARGE,
+    HEADING,
+    Heatmap,
+    LabelledMatrix,
+    LessonScene,
+    SoftmaxBars,
+    caption,
+    formula,
+    palette,
+)
+from scenes.kit.layout import MIDDLE, SUBTITLE_TOP, TOP
 from scenes.kit.motion import give_way
 
 DIMMED = 0.25  # opacity of the rows that are not the focus word's
@@ -48,7 +59,10 @@ class AttendTrainStation(LessonScene):
             rf"/ \sqrt{{{ts.d}}}",
             r"\right)",
             size=DISPLAY_LARGE,
-        ).move_to(UP * MIDDLE)
+        )
+        vectors = LabelledMatrix(ts.embeddings, row_labels=tokens, name="X", font_size=26)  # the made-up vectors
+        opening = VGroup(rule, vectors).arrange(DOWN, buff=0.4)
+        opening.scale(min(1.0, (TOP - SUBTITLE_TOP - 0.3) / opening.height)).move_to(UP * MIDDLE)
         self.narrate(
             f"Each word's vector is dotted with every word's, divided by √{ts.d}, and softmax runs along the row: "
             "small made-up vectors, no learned matrices yet.",
@@ -56,8 +70,9 @@ class AttendTrainStation(LessonScene):
         self.play(Write(rule))
         for words, part in (("dotted", 1), ("divided", 2), ("softmax runs", 0)):
             self.on_words(words, Indicate(rule[part], color=palette.HIGHLIGHT, scale_factor=1.1))
+        self.on_words("small made-up vectors", FadeIn(vectors))
         self.narrate(f"Every word of this sentence attends to every word: a {n} × {n} grid of weights.")
-        self.play(give_way(rule, FadeIn(heat.get_labels())))
+        self.play(give_way(opening, FadeIn(heat.get_labels())))
         self.play(LaggedStart(*(heat.fill_row(i) for i in range(n)), lag_ratio=0.3, run_time=2.5))
         self.narrate("Each row is one word asking how much each word, itself included, matters to it.")
         frame = self.focus_row(heat, focus)
