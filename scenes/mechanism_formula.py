@@ -27,6 +27,7 @@ from manim import (
     Mobject,
     Rotate,
     SurroundingRectangle,
+    Transform,
     UpdateFromAlphaFunc,
     VGroup,
     Write,
@@ -74,16 +75,21 @@ def glyphs_of(text: Mobject, word: str) -> VGroup:
     return VGroup(*text.submobjects[start : start + len(word)])
 
 
+HERO_SCALE = 1.3  # the core formula while it is the whole picture
+
+
 class UnpackFormula(LessonScene):
     """The core formula, then Q, K and V as a search engine: "ate" looks for food, "apple" tags itself."""
 
     def construct(self) -> None:
         title = self.show_title()
-        formula = attention_formula().next_to(title, DOWN, buff=0.5)
+        formula = attention_formula()
+        home = formula.copy().next_to(title, DOWN, buff=0.5)  # its place above the cards, once they come
+        formula.scale(HERO_SCALE).move_to(UP * 0.3)  # alone, large, with room above and below for its braces
         self.narrate("Self-attention is one formula: softmax of QKᵀ over √d_k, times V.")
         self.play(Write(formula), run_time=2)
         self.wait(1)
-        self.name_parts(formula)
+        self.name_parts(formula, home)
 
         self.narrate("Think of every word as a user of a small search engine.")
         cards = VGroup(
@@ -130,10 +136,9 @@ class UnpackFormula(LessonScene):
         self.play(Write(takeaway))
         self.wait(2.5)
 
-    def name_parts(self, tex: MathTex) -> None:
-        """Brace QKᵀ as the dot product and ÷√d_k as the scaling: the name papers and code use."""
-        home = tex.get_center()
-        self.play(tex.animate.move_to(UP * 0.3))
+    def name_parts(self, tex: MathTex, home: MathTex) -> None:
+        """Brace QKᵀ as the dot product and ÷√d_k as the scaling: the name papers and code use; then the formula
+        goes up to ``home``, making room for what follows."""
         top, bottom = fraction_parts(tex)
         dot = Brace(top, UP, color=palette.MUTED)
         scaled = Brace(bottom, DOWN, color=palette.MUTED)
@@ -156,7 +161,7 @@ class UnpackFormula(LessonScene):
         self.narrate("So papers and code call it scaled dot-product attention.")
         self.play(Write(name))
         self.finish_narration()
-        self.play(FadeOut(VGroup(dot, scaled, labels, name)), tex.animate.move_to(home))
+        self.play(FadeOut(VGroup(dot, scaled, labels, name)), Transform(tex, home))
 
 
 def fraction_parts(tex: MathTex) -> tuple[VGroup, VGroup]:

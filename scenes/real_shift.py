@@ -124,7 +124,7 @@ class TraceRealShift(LessonScene):
         return chr(ord("A") + k)
 
     def similarity_table(self, rm: dict) -> ShiftTable:
-        cases = [("·", f"{rm.focus} (alone)", rm.alone.cosines)]
+        cases = [("●", f"{rm.focus} (alone)", rm.alone.cosines)]  # the plot's white dot, as its row marker
         cases += [(self.tag(k), s.text, s.cosines) for k, s in enumerate(rm.sentences)]
         return ShiftTable(cases, rm.focus)
 
