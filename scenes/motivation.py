@@ -20,6 +20,7 @@ from manim import (
     Rectangle,
     SurroundingRectangle,
     Text,
+    Transform,
     VGroup,
     Write,
 )
@@ -42,7 +43,7 @@ from scenes.kit import (
 )
 from scenes.kit.charts import cell_grid
 from scenes.kit.diagrams import Card, LabelBox, Sentence, all_pairs, arc_between, connect, stack
-from scenes.kit.layout import GAP, SUBTITLE_TOP, caption_band, fit_content, to_middle
+from scenes.kit.layout import GAP, SUBTITLE_TOP, TOP, caption_band, fit_content, to_middle
 from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt, fmt_int
 
@@ -349,7 +350,9 @@ class CompareParallelism(LessonScene):
             self.play(cell.animate.highlight(palette.MUTED, 0.3), *links_in, run_time=0.4)
         self.play(FadeIn(sequential))
 
-        grid, labels = self.pairs_grid(rnn.tokens, top=sequential.get_bottom()[1] + opening - 0.3)
+        above = rnn_picture.copy().scale(0.8).shift(UP * opening)  # smaller, at the top: the pairs take the room
+        above.next_to(UP * TOP, DOWN, buff=0)
+        grid, labels = self.pairs_grid(rnn.tokens, top=above.get_bottom()[1] - 0.3)
         parallel = VGroup(
             caption(f"Self-attention: all {fmt_int(rnn.pairs)} pairs", LEAD, palette.HEAT_LOW, font=SERIF),
             caption("in one parallel step", LEAD, palette.HEAT_LOW, font=SERIF),
@@ -357,7 +360,7 @@ class CompareParallelism(LessonScene):
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
         parallel.next_to(grid, RIGHT, buff=0.8)
         self.narrate("Self-attention compares every pair of tokens at once: one big parallel step.")
-        self.play(rnn_picture.animate.shift(UP * opening), run_time=0.6)  # up, to make room for the pairs
+        self.play(Transform(rnn_picture, above), run_time=0.6)  # up, to make room for the pairs
         self.play(FadeIn(grid), FadeIn(labels))
         self.on_words("at once", grid.animate.set_fill(palette.HEAT_LOW, opacity=0.6), FadeIn(parallel[:2]))
         self.wait(1.5)

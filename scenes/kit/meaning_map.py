@@ -206,7 +206,7 @@ class MeaningMap(VGroup):
 
     def pull_arrow(self, start: Sequence[float], word: str, weight: float, strongest: float) -> Arrow:
         """The pull of ``word`` on the word at ``start``: its attention ``weight`` times the way to its place (the
-        step it adds to the weighted sum), brighter for a larger weight."""
+        step it adds to the weighted sum), wider for a larger one, coloured on the weights' fixed 0–1 scale."""
         share = weight / strongest if strongest > 0 else 0.0
         begin = np.asarray(start, dtype=float)
         return Arrow(  # short pulls keep their width and tip: a weak pull is short, never invisible
@@ -214,7 +214,7 @@ class MeaningMap(VGroup):
             self.point(begin + weight * (self.words[word] - begin)),
             buff=0,
             stroke_width=3 + 5 * share,
-            color=palette.heat(0.3 + 0.7 * share),
+            color=palette.heat(weight),  # the weights' one scale, 0 to 1, as in every heatmap and bar
             tip_length=0.16,
             max_tip_length_to_length_ratio=0.45,
             max_stroke_width_to_length_ratio=40,
