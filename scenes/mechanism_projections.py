@@ -100,9 +100,10 @@ class SeparateRoles(LessonScene):
 
         self.narrate("So we project each word into three roles, with three learned matrices.")
         self.play(give_way(VGroup(problem, mirror, pair), FadeIn(word)), run_time=1.0)
-        self.on_words(
-            "three roles",
+        self.on_words(  # the matrices while the sentence heads for them: in place by "three learned matrices"
+            "into three roles",
             LaggedStart(*(AnimationGroup(GrowArrow(arrows[i]), FadeIn(matrices[i])) for i in range(3)), lag_ratio=0.4),
+            run_time=1.2,
         )
         for i, said in enumerate(
             (

@@ -93,8 +93,8 @@ class ReadRealAttention(LessonScene):
         )
         self.play(LaggedStart(*(FadeIn(row) for row in grid.body), lag_ratio=0.25, run_time=2.5))
         share = caption(
-            f"averaged over all {rm.head_count} heads, “{rm.focus}” gives "
-            f"{fmt(sentence.special_share)} of its attention to [CLS] and [SEP]",
+            f"averaged over all {rm.head_count} heads, “{rm.focus}” gives {fmt(sentence.special_share)} of its "
+            "attention to [CLS] and [SEP], each map's first and last columns",
             CELL,
         ).next_to(grid, DOWN, buff=0.3)
         self.narrate("Many heads park most of their weight on the special pieces: a learned way of looking at nothing.")
