@@ -22,6 +22,12 @@ from scenes.kit.layout import caption_band, drawn_to_fit
 from scenes.kit.motion import give_way
 
 
+def shape_block(we, unit: float, rows: str, cols: str, name: str, color: ManimColor) -> ShapeBlock:
+    """A matrix of the worked example as a block ``unit`` per cell, its sides named by their symbols."""
+    length = {"n": we.T, "d_{model}": we.d_model, "d_k": we.d_k, "d_v": we.d_v}
+    return ShapeBlock(length[rows], length[cols], name, color, unit, sides=(rows, cols), font_size=FORMULA)
+
+
 def rule_line(name: str, shapes: str) -> VGroup:
     """A product's formula and its shape rule, on one line: the blocks below get the height."""
     return VGroup(formula(name, size=DISPLAY, tex_to_color_map=palette.ROLE), formula(shapes, size=FORMULA)).arrange(
@@ -97,12 +103,9 @@ class TrackShapes(LessonScene):
         rules, blocks = row
         right, result = blocks[2], blocks[4]
         unit = result.cells[0].width
-        length = {"n": we.T, "d_{model}": we.d_model, "d_k": we.d_k, "d_v": we.d_v}
 
         def like(old: ShapeBlock, rows: str, cols: str, name: str, role: str) -> ShapeBlock:
-            new = ShapeBlock(
-                length[rows], length[cols], name, palette.ROLE[role], unit, sides=(rows, cols), font_size=FORMULA
-            )
+            new = shape_block(we, unit, rows, cols, name, palette.ROLE[role])
             return new.move_to(old.cells.get_center() - new.cells.get_center() + new.get_center())
 
         def rule(role: str, width: str) -> VGroup:  # the formula and shape rule of that product, in rules' place
@@ -126,10 +129,9 @@ class TrackShapes(LessonScene):
 
     def product_rows(self, we, unit: float) -> list[VGroup]:
         """The three products (projection, scores, output), their blocks ``unit`` per cell."""
-        length = {"n": we.T, "d_{model}": we.d_model, "d_k": we.d_k, "d_v": we.d_v}
 
         def block(rows: str, cols: str, name: str, color: ManimColor) -> ShapeBlock:
-            return ShapeBlock(length[rows], length[cols], name, color, unit, sides=(rows, cols), font_size=FORMULA)
+            return shape_block(we, unit, rows, cols, name, color)
 
         return [
             self.product_row(

@@ -26,7 +26,6 @@ from manim import (
     Indicate,
     LaggedStart,
     Line,
-    Mobject,
     ReplacementTransform,
     Transform,
     VGroup,
@@ -274,10 +273,10 @@ class NormalizeScores(LessonScene):
         row_frame = scaled.row_frame(0)
         self.narrate(f"Softmax, one row at a time. Take the row of '{tokens[0]}'.")
         self.play(Create(row_frame))
-        bars, rule = self.softmax_row(head, tokens, 0, scaled, heatmap)
+        bars = self.softmax_row(head, tokens, 0, scaled, heatmap)
         low, high = fmt(head.weights.min()), fmt(head.weights.max())
         self.narrate("The bars land in the first row of the weights, coloured from blue at 0 to yellow at 1.")
-        rest = VGroup(bars.baseline, bars.get_numbers(), bars.get_labels(), bars.get_total(), rule)
+        rest = VGroup(bars.baseline, bars.get_numbers(), bars.get_labels(), bars.get_total())
         self.play(ReplacementTransform(bars.get_bars(), heatmap.get_row(0)), FadeOut(rest), run_time=1.2)
         self.play(FadeIn(heatmap.get_row_digits(0)))
         self.narrate(
@@ -298,35 +297,29 @@ class NormalizeScores(LessonScene):
 
     def softmax_row(
         self, head: Head, tokens: list[str], i: int, scaled: LabelledMatrix, heatmap: Heatmap
-    ) -> tuple[SoftmaxBars, Mobject]:
-        """Exponentials as bars (their sum shown, eˣ written above them), large where the weights' grid will be;
+    ) -> SoftmaxBars:
+        """Exponentials as bars (their sum shown, eˢ written above them), large where the weights' grid will be;
         then the same bars divided by that sum; then, as the grid comes in, the bars move under the scores,
-        ready to land in it. The bars, and the rule written with them (gone by then)."""
+        ready to land in it. Returns those bars."""
 
         def bars(values, total, height: float, width: float, **style) -> SoftmaxBars:
             return SoftmaxBars(values, tokens, total=total, height=height, bar_width=width, total_at=UP, **style)
 
-        def pair(height: float, width: float) -> tuple[SoftmaxBars, SoftmaxBars]:
-            exp = bars(head.exp_scores[i], head.exp_sums[i], height, width, color=palette.MUTED)  # not weights yet
-            norm = bars(  # drawn to the exponentials' top, not to 1: the heatmap's scale gives their colours
-                head.weights[i],
-                head.weight_sums[i],
-                height,
-                width,
-                max_value=head.exp_scores[i].max() / head.exp_sums[i],
-                weights=True,
-                legend=False,
-            )
-            return exp, norm.move_to(exp, aligned_edge=DOWN + LEFT)
+        def weights(height: float, width: float) -> SoftmaxBars:  # drawn to the exponentials' top, not to 1
+            top = head.exp_scores[i].max() / head.exp_sums[i]
+            return bars(head.weights[i], head.weight_sums[i], height, width, max_value=top, weights=True, legend=False)
 
-        large = min(1.0, 6.0 / len(tokens) * 0.75)
-        exp, norm = pair(2.6 if len(tokens) <= 6 else 1.8, large)
+        def under_scores(height: float) -> SoftmaxBars:
+            return weights(height, width).next_to(scaled, DOWN, buff=0.35).align_to(scaled, LEFT)
+
+        large, tall = min(1.0, 6.0 / len(tokens) * 0.75), 2.6 if len(tokens) <= 6 else 1.8
+        exp = bars(head.exp_scores[i], head.exp_sums[i], tall, large, color=palette.MUTED)  # not weights yet
+        norm = weights(tall, large).move_to(exp, aligned_edge=DOWN + LEFT)
         VGroup(exp, norm).move_to(heatmap.get_cells())  # the grid's place, while the grid is not there
         width, height = min(0.7, 5.4 / len(tokens) * 0.75), 1.6 if len(tokens) <= 6 else 1.0
-        small = pair(height, width)[1].next_to(scaled, DOWN, buff=0.35).align_to(scaled, LEFT)
+        small = under_scores(height)
         if (overflow := SUBTITLE_TOP + GAP - small.get_bottom()[1]) > 0:  # shorter bars, clear of the subtitle band
-            height = max(height - overflow, MIN_BAR_HEIGHT)
-            small = pair(height, width)[1].next_to(scaled, DOWN, buff=0.35).align_to(scaled, LEFT)
+            small = under_scores(max(height - overflow, MIN_BAR_HEIGHT))
         rule = formula(r"e^{s}", size=TITLE).next_to(exp, UP, buff=0.3).align_to(exp.get_bars(), LEFT)  # s: a score
         divided = formula(r"e^{s} / \text{sum}", size=TITLE).move_to(rule, aligned_edge=LEFT)
         stage = VGroup(exp, norm, rule, divided)
@@ -342,19 +335,18 @@ class NormalizeScores(LessonScene):
             give_way(numbers, FadeIn(VGroup(norm.get_numbers(), norm.get_total(), divided))),
             run_time=1.5,
         )
-        norm.remove(norm.baseline, norm.labels)  # the axis and the words stay the ones on screen
-        norm.baseline, norm.labels = exp.baseline, exp.labels
-        norm.add(norm.baseline, norm.labels)
         grid = VGroup(heatmap.get_labels(), heatmap.get_caption(), heatmap.get_slots())  # where the weights go
-        moving, landing = (VGroup(b.get_bars(), b.baseline, b.labels) for b in (norm, small))  # these move...
-        digits = (VGroup(b.get_numbers(), b.get_total()) for b in (norm, small))  # ...these switch, never morph
+        # the bars and the axis and words on screen (the exponentials') move; the digits switch, never morph
+        moving = VGroup(norm.get_bars(), exp.baseline, exp.labels)
+        landing = VGroup(small.get_bars(), small.baseline, small.labels)
+        digits = [VGroup(b.get_numbers(), b.get_total()) for b in (norm, small)]
         self.on_words(
             "These are",
             ReplacementTransform(moving, landing),
-            give_way(next(digits), FadeIn(next(digits))),
+            give_way(digits[0], FadeIn(digits[1])),
             FadeOut(divided),
             FadeIn(grid),
             run_time=1.2,
         )
         self.wait(1)
-        return small, VGroup()
+        return small
