@@ -16,6 +16,7 @@ from manim import (
     GrowArrow,
     Indicate,
     LaggedStart,
+    Mobject,
     ReplacementTransform,
     SurroundingRectangle,
     Transform,
@@ -42,13 +43,13 @@ from scenes.kit import (
     palette,
 )
 from scenes.kit.base import READ_HOLD
-from scenes.kit.layout import GAP, SUBTITLE_TOP, TOP, caption_band, fit_width
+from scenes.kit.layout import GAP, MIDDLE, SUBTITLE_TOP, TOP, caption_band, fit_width
 from scenes.kit.numbers import fmt, places_for, vector_text
 
 BASELINE_Y = -2.6  # where the softmax bars of CompareScaling stand
 BAR_HEIGHT = 1.8  # a weight of 1
 STAGE = 40  # digits of the matrices a stage is about (X, Q, K, V, the four together, stay smaller)
-OUTPUT = 32  # the output stage's: V, the weighted rows and Z stacked with a sum line below
+OUTPUT = 30  # the output stage's: V, the weighted rows and Z stacked with a sum line below
 SPELLED_OUT = 4  # tokens up to which a weighted sum is written term by term
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
@@ -56,6 +57,12 @@ SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 def number_text(value: float) -> str:
     """One value with the decimals it needs (at most 2)."""
     return fmt(value, places_for(np.array([value]), 2))
+
+
+def weights_grid(cs: CatSat, cell: float, caption: bool = False) -> Heatmap:
+    """The weights α as a heat map named α, its cells at most ``cell`` wide."""
+    heat = Heatmap(cs.weights, cs.tokens, cell=min(cell, 3.6 / len(cs.tokens)), caption=caption)
+    return heat.add(formula(r"\alpha", size=FORMULA).next_to(heat.col_labels, UP, buff=0.15))
 
 
 def is_identity(matrix: np.ndarray) -> bool:
@@ -77,9 +84,8 @@ class WorkCatSat(LessonScene):
         scaled = self.scale(cs, scores)
         weights = self.softmax_rows(cs, scaled)
         self.finish_narration()
-        self.play(
-            FadeOut(scaled), weights.animate.to_edge(RIGHT, buff=0.4), weights.get_caption().animate.set_opacity(0)
-        )
+        self.play(FadeOut(scaled), FadeOut(weights.get_caption()))
+        weights.remove(weights.get_caption())
         self.build_output(cs, weights)  # the weights stay up: the output is made from their first row
 
     def project(self, cs: CatSat) -> tuple[LabelledMatrix, LabelledMatrix]:
@@ -175,18 +181,17 @@ class WorkCatSat(LessonScene):
         return scaled
 
     def softmax_rows(self, cs: CatSat, scaled: LabelledMatrix) -> Heatmap:
-        """Softmax along each row: the row's scaled scores become weights that add up to 1."""
+        """Softmax along each row: the row's scaled scores become weights α that add up to 1."""
         tokens = cs.tokens
-        cell = min(0.9, 3.6 / len(tokens))
-        heat = Heatmap(cs.weights, tokens, cell=cell, caption=True).to_edge(RIGHT, buff=1.0).shift(UP * 0.5)
+        heat = weights_grid(cs, cell=1.1, caption=True).to_edge(RIGHT, buff=0.8).align_to(scaled, DOWN)
         self.narrate("Softmax runs along each row: every query shares out its attention over the keys.")
-        self.play(FadeIn(heat.get_labels()), FadeIn(heat.get_caption()))
+        self.play(FadeIn(heat.get_labels()), FadeIn(heat.get_caption()), FadeIn(heat[-1]))
         frame = scaled.row_frame(0)
         self.play(Create(frame))
         line = None
         for i in range(len(tokens)):
             fresh = caption(f"softmax({vector_text(cs.scaled_scores[i])}) = {vector_text(cs.weights[i], 2)}", CAPTION)
-            fit_width(fresh, 12).next_to(VGroup(scaled, heat), DOWN, buff=0.4).set_x(0)
+            self.below(fresh, VGroup(scaled, heat))
             swap = [FadeOut(line), FadeIn(fresh)] if line else [FadeIn(fresh)]
             self.play(frame.animate.move_to(scaled.row_frame(i)), *swap, heat.fill_row(i), run_time=1.0)
             self.wait(1.0)
@@ -195,19 +200,42 @@ class WorkCatSat(LessonScene):
         most = " and ".join(f"'{t}'" for t, w in zip(tokens, row, strict=True) if np.isclose(w, row.max()))
         self.narrate(f"Each row adds up to 1. '{tokens[0]}' attends most to {most}.")
         first = SurroundingRectangle(heat.get_row(0), color=palette.HIGHLIGHT, buff=0.04)
-        self.on_words(f"'{tokens[0]}' attends", FadeOut(VGroup(frame, line)), Create(first))  # the row it reads
+        shown = np.round(row, 2)
+        total = caption(f"{' + '.join(fmt(w) for w in shown)} {'=' if np.isclose(shown.sum(), 1) else '≈'} 1", CAPTION)
+        self.below(total, VGroup(scaled, heat))
+        self.play(FadeOut(VGroup(frame, line)), Create(first), FadeIn(total))  # the first row, summed
+        self.on_words(f"'{tokens[0]}' attends", Indicate(first, color=palette.HIGHLIGHT, scale_factor=1.0))
         self.wait(1.5)
-        self.play(FadeOut(first))
+        self.play(FadeOut(VGroup(first, total)))
         return heat
+
+    @staticmethod
+    def below(line: Mobject, figure: Mobject) -> Mobject:
+        """A caption line centred under ``figure``, no wider than the frame."""
+        return fit_width(line, 12.5).next_to(figure, DOWN, buff=0.4).set_x(0)
+
+    def product_layout(self, cs: CatSat, heat: Heatmap) -> tuple[VGroup, float]:
+        """Where α V = Z stands at the end (V and Z at OUTPUT size), and the scale that fits it to the frame."""
+        tokens = cs.tokens
+        v_mat = LabelledMatrix(
+            cs.V, row_labels=[f"v({t})" for t in tokens], name="V", color=palette.VALUE, font_size=OUTPUT
+        )
+        z = LabelledMatrix(cs.output, row_labels=[f"z({t})" for t in tokens], name="Z", font_size=OUTPUT, places=2)
+        product = VGroup(weights_grid(cs, cell=0.9), v_mat, formula("="), z).arrange(RIGHT, buff=0.3)
+        zoom = min(1.0, 13.6 / product.width, 3.6 / product.height)
+        product.scale(zoom).move_to([0, MIDDLE + 0.6, 0])  # room below for the first row's sum
+        return product, zoom
 
     def build_output(self, cs: CatSat, heat: Heatmap) -> None:
         """Z of the first token: each value row scaled by its weight, then added up column by column;
-        then every other token's row of Z."""
+        then every other token's row of Z, with α · V = Z drawn whole."""
         tokens, weights, i = cs.tokens, cs.weights[0], 0
+        product, zoom = self.product_layout(cs, heat)
+        small, v_mat, equals, z_all = product
         self.narrate(f"Finally the output of '{tokens[i]}': every value row, scaled by its weight, added up.")
-        v_mat = LabelledMatrix(
-            cs.V, row_labels=[f"v({t})" for t in tokens], name="V", color=palette.VALUE, font_size=OUTPUT
-        ).move_to(UP * 0.7 + LEFT * 1.8)  # left of the weights it will be scaled by
+        v_home = v_mat.copy()  # V again once the first row's sum is done
+        self.play(ReplacementTransform(heat, small))  # to where the weights are used
+        heat = small
         self.play(FadeIn(v_mat.get_frame()), v_mat.fill_in(run_time=1))
         weighted = LabelledMatrix(
             cs.weighted_values[i],
@@ -215,62 +243,74 @@ class WorkCatSat(LessonScene):
             color=palette.VALUE,
             font_size=OUTPUT,
             places=2,
-        ).move_to(v_mat, aligned_edge=RIGHT + DOWN)
+        ).scale(zoom)
+        weighted.move_to(v_mat.cells, aligned_edge=DOWN).align_to(v_mat.row_labels, LEFT)
         self.narrate(f"Weights from the row of '{tokens[i]}' scale the value rows.")
         row = SurroundingRectangle(heat.get_row(i), color=palette.HIGHLIGHT, buff=0.04)
         self.play(Create(row))
-        self.play(ReplacementTransform(v_mat, weighted), run_time=1.2)
+        rows = VGroup(v_mat.cells, v_mat.brackets, v_mat.row_labels)
+        self.play(FadeOut(v_mat.get_name()), ReplacementTransform(rows, weighted), run_time=1.2)
         z = LabelledMatrix(cs.output[i : i + 1], row_labels=[f"z({tokens[i]})"], font_size=OUTPUT, places=2)
-        z.next_to(weighted, DOWN, buff=0.6).align_to(weighted.cells, RIGHT)
+        z.scale(zoom).next_to(weighted, DOWN, buff=0.5).align_to(weighted.cells, RIGHT)
         self.play(FadeIn(z.get_frame()))
         self.narrate("Add the scaled rows one component at a time: each column sums into one number of Z.")
-        sums = cs.output_partial_sums[i]
+        self.sum_columns(cs.output_partial_sums[i], weighted, z)
+        summary = caption(f"{tokens[i]}:  {vector_text(cs.E[i])}  →  {vector_text(cs.output[i], 2)}", HEADING)
+        self.below(summary, z)
+        self.narrate(f"'{tokens[i]}' went in as its fixed embedding and comes out as a contextual vector.")
+        self.play(FadeIn(summary, shift=UP * 0.2))
+        self.play(Indicate(z.cells, color=palette.HEAT_LOW))
+        self.wait(2)
+        self.play(FadeOut(summary))
+        self.other_outputs(cs, heat, row, (weighted, v_home), (z, z_all), equals)
+
+    def sum_columns(self, sums: np.ndarray, weighted: LabelledMatrix, z: LabelledMatrix) -> None:
+        """Each column of the weighted rows added up into its entry of ``z``, partial sum by partial sum."""
         for c in range(sums.shape[1]):
             frame = weighted.column_frame(c)
             entry = z.get_entry(0, c)
             running = entry.copy().set_value(sums[0, c])
             self.play(Create(frame), FadeIn(running), run_time=0.5)
-            for j in range(1, len(tokens)):  # each partial sum exactly: no tween through numbers that are no sum
+            for j in range(1, sums.shape[0]):  # each partial sum exactly: no tween through numbers that are no sum
                 running.set_value(sums[j, c])
                 lit = Indicate(weighted.get_entry(j, c), color=palette.HIGHLIGHT, scale_factor=1.0)
                 self.play(lit, run_time=0.6 if c == 0 else 0.3)
             self.play(FadeOut(frame), run_time=0.3)
             self.remove(running)
             self.add(entry)
-        summary = caption(f"{tokens[i]}:  {vector_text(cs.E[i])}  →  {vector_text(cs.output[i], 2)}", HEADING)
-        summary.next_to(z, DOWN, buff=0.6)
-        self.narrate(f"'{tokens[i]}' went in as its fixed embedding and comes out as a contextual vector.")
-        self.play(FadeIn(summary, shift=UP * 0.2))
-        self.play(Indicate(z.cells, color=palette.HEAT_LOW))
-        self.wait(2)
-        self.play(FadeOut(row))
-        self.other_outputs(cs, leaving=VGroup(weighted, z, summary, heat))
 
-    def other_outputs(self, cs: CatSat, leaving: VGroup) -> None:
-        """Output(cat), Output(sat): the same sum with each token's own weight row, one row of Z each
-        (it takes the place of ``leaving``, the first token's sum)."""
+    def other_outputs(
+        self,
+        cs: CatSat,
+        heat: Heatmap,
+        row: Mobject,
+        values: tuple[LabelledMatrix, LabelledMatrix],
+        outputs: tuple[LabelledMatrix, LabelledMatrix],
+        equals: Mobject,
+    ) -> None:
+        """z(cat), z(sat), …: the same sum with each token's own row of weights, so the whole of Z is α · V."""
         tokens = cs.tokens
-        z = LabelledMatrix(cs.output, row_labels=[f"z({t})" for t in tokens], font_size=OUTPUT, places=2)
-        z.move_to(UP * 0.9)
+        (weighted, v_mat), (z, z_all) = values, outputs
         self.narrate("Every other token works the same way, with its own row of weights: one row of Z per token.")
-        # the sum goes, then Z fills in while it is said (a fade stretched over the sentence redrew the whole
-        # outgoing sum in every frame of it)
-        self.play(FadeOut(leaving), run_time=0.5)
-        self.play(FadeIn(z.get_frame()), LaggedStart(*(FadeIn(c) for c in z.get_row(0)), lag_ratio=0.1))
-        line = None
-        for i in (row for row in z.shown_rows[1:] if row is not None):
+        self.play(
+            ReplacementTransform(weighted, v_mat),  # the weighted rows fold back into V
+            ReplacementTransform(z.cells, VGroup(*(z_all.get_entry(0, c) for c in range(z.values.shape[1])))),
+            ReplacementTransform(VGroup(z.get_brackets(), z.get_row_labels()), z_all.get_frame()),
+            FadeIn(equals),
+        )
+        line, figure = None, VGroup(heat, v_mat, z_all)
+        for i in (r for r in z_all.shown_rows[1:] if r is not None):
             terms = " + ".join(f"{fmt(w)} × v({t})" for w, t in zip(cs.weights[i], tokens, strict=True))
             written_out = f" = {terms}" if len(tokens) <= SPELLED_OUT else ""  # a longer sum would not be legible
             fresh = caption(f"z({tokens[i]}){written_out} = {vector_text(cs.output[i], 2)}", CAPTION)
-            fit_width(fresh, 13).next_to(z, DOWN, buff=0.5).set_x(0)
-            frame = z.row_frame(i)
+            self.below(fresh, figure)
             swap = [FadeOut(line), FadeIn(fresh)] if line else [FadeIn(fresh)]
-            self.play(*swap, Create(frame), LaggedStart(*(FadeIn(c) for c in z.get_row(i)), lag_ratio=0.1))
+            lit = SurroundingRectangle(heat.get_row(i), color=palette.HIGHLIGHT, buff=0.04)
+            self.play(*swap, Transform(row, lit), LaggedStart(*(FadeIn(c) for c in z_all.get_row(i)), lag_ratio=0.1))
             self.wait(1.5)
-            self.play(FadeOut(frame), run_time=0.3)
             line = fresh
         self.narrate("Each row of Z is its token's context-aware vector, all computed side by side.")
-        self.play(Indicate(z.cells, color=palette.HEAT_LOW))
+        self.play(FadeOut(VGroup(row, line)), Indicate(z_all.cells, color=palette.HEAT_LOW))
         self.wait(1)
 
 
@@ -359,7 +399,7 @@ class CompareScaling(LessonScene):
     def chart(self, weights: np.ndarray, heading: str, verdict: str, x: float) -> VGroup:
         """Softmax bars over k₁, k₂, … on a baseline at ``x``, a heading above and a verdict below."""
         names = [f"k{str(n + 1).translate(SUBSCRIPTS)}" for n in range(len(weights))]
-        bars = SoftmaxBars(weights, names, max_value=1.0, height=BAR_HEIGHT, bar_width=0.9, weights=True)
+        bars = SoftmaxBars(weights, names, max_value=1.0, height=BAR_HEIGHT, bar_width=1.4, weights=True)
         notation(bars.get_labels())
         bars.shift(np.array([x, BASELINE_Y, 0]) - bars.baseline.get_center())
         title = caption(heading, BODY).move_to([x, BASELINE_Y + BAR_HEIGHT + 0.75, 0])
