@@ -22,6 +22,7 @@ from manim import (
     LaggedStart,
     ReplacementTransform,
     SurroundingRectangle,
+    TransformFromCopy,
     TransformMatchingTex,
     VGroup,
     Write,
@@ -32,6 +33,7 @@ from scenes.kit import (
     DISPLAY,
     FORMULA,
     HEADING,
+    HERO,
     LABEL,
     LEAD,
     SERIF,
@@ -58,8 +60,8 @@ class SeparateRoles(LessonScene):
             formula(r"x_i \cdot x_j = x_j \cdot x_i", size=DISPLAY),
             caption("Every score is mirrored, and nothing in it can be learned.", LEAD, palette.MUTED),
             caption("What a word looks for is what it offers.", LEAD, palette.MUTED),
-        ).arrange(DOWN, buff=0.35)
-        problem.next_to(title, DOWN, buff=0.5)
+        ).arrange(DOWN, buff=0.25)
+        problem.next_to(title, DOWN, buff=0.3)
         mirror = notation(self.score_grid()).next_to(problem, DOWN, buff=0.4)
         self.narrate(
             "So far, each word scored the others with its own vector: it asks, and it answers, with the same numbers."
@@ -127,11 +129,11 @@ class SeparateRoles(LessonScene):
         dimmed, so the pairs either side of it read as mirror images."""
         cells = VGroup(
             *(
-                formula(rf"x_{i} \cdot x_{j}", size=DISPLAY, color=palette.MUTED if i == j else palette.TEXT)
+                formula(rf"x_{i} \cdot x_{j}", size=HERO, color=palette.MUTED if i == j else palette.TEXT)
                 for i in range(1, 4)
                 for j in range(1, 4)
             )
-        ).arrange_in_grid(rows=3, cols=3, buff=(0.7, 0.35))
+        ).arrange_in_grid(rows=3, cols=3, buff=(1.1, 0.4))
         grid = VGroup(cells)
         grid.cells = cells
         return grid
@@ -256,7 +258,15 @@ class GeneralizeAttention(LessonScene):
             "Stack the x_i as the rows of X: learned projections of X into queries, keys and values give it "
             "something to learn."
         )
+        stack = self.stacked(own)
         self.play(FadeOut(lack), FadeIn(note))
+        self.on_words(  # the sequence's vectors, one row each, become X
+            "rows of X",
+            *(TransformFromCopy(own[k], stack[0][r]) for k, r in ((0, 0), (1, 1), (4, 3))),
+            FadeIn(stack[0][2]),
+            FadeIn(stack[1]),
+            run_time=1.2,
+        )
         bridged = notation(  # the same two formulas, each x in the role it plays
             formula(
                 r"z_i = \sum_{j=1}^{n} \alpha_{ij}\, v_j",
@@ -284,6 +294,18 @@ class GeneralizeAttention(LessonScene):
         ]
         self.on_words("constant", Create(SurroundingRectangle(VGroup(*below), color=palette.HIGHLIGHT, buff=0.05)))
         self.wait(2)
+
+    @staticmethod
+    def stacked(own: VGroup) -> VGroup:
+        """X as the sequence's vectors stacked, one row each (x₁, x₂, ⋮, xₙ), right of the sequence: its rows, its
+        name."""
+        rows = VGroup(
+            *(LabelBox(formula(t, size=FORMULA), width=1.5, height=0.42) for t in ("x_1", "x_2")),
+            formula(r"\vdots", size=FORMULA),
+            LabelBox(formula("x_n", size=FORMULA), width=1.5, height=0.42),
+        ).arrange(DOWN, buff=0.08)
+        name = formula("X", size=DISPLAY).next_to(rows, UP, buff=0.15)
+        return notation(VGroup(rows, name)).next_to(own, RIGHT, buff=0.45).match_y(own)
 
     @staticmethod
     def translation(tokens: list[str], most: int = 22) -> str:

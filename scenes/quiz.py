@@ -9,10 +9,12 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    AnimationGroup,
     Brace,
     FadeIn,
     FadeOut,
     Line,
+    ReplacementTransform,
     Square,
     VGroup,
     linear,
@@ -24,6 +26,7 @@ from scenes.kit.base import speaking_time
 from scenes.kit.charts import cell_grid
 from scenes.kit.diagrams import LabelBox, all_pairs, connect
 from scenes.kit.layout import GAP, MIDDLE, SUBTITLE_TOP, TOP
+from scenes.kit.motion import give_way
 
 #: The five questions of the Q&A notes: question, answer (Pango markup), spoken answer.
 QUIZ = [
@@ -68,6 +71,7 @@ QUESTION = 40  # a quiz question: the clip's one line to read
 ANSWER = 30  # its answer, a few lines
 PICTURE_GAP = 0.6  # between the answer and its picture, and the question above it
 MAX_GROWTH = 1.25  # a picture's labels grow no larger than the answer's text
+ASKED_GROWTH = 1.3  # a question, while it is asked, at most this much larger than beside its answer
 
 
 class QuizAttention(LessonScene):
@@ -78,14 +82,14 @@ class QuizAttention(LessonScene):
     def construct(self) -> None:
         self.show_title()
         pictures = answer_pictures(self.values.scaling_demo)
-        shown = None
+        shown = VGroup()
         for i, (question, answer, said) in enumerate(QUIZ):
-            if shown:
-                self.play(FadeOut(shown), run_time=0.6)
-            shown = self.ask(i, question, answer, said, pictures[i]())
+            shown = self.ask(i, question, answer, said, pictures[i](), shown)
+        self.wait(2)  # the lesson's last picture, held
 
-    def ask(self, index: int, question: str, answer: str, said: str, picture: VGroup) -> VGroup:
-        """Show the question, let a timer bar run out, then reveal the answer and its picture (left on screen)."""
+    def ask(self, index: int, question: str, answer: str, said: str, picture: VGroup, leaving: VGroup) -> VGroup:
+        """Show the question (as ``leaving``, the last answer, goes), let a timer bar run out, then reveal the answer
+        and its picture (left on screen)."""
         count = notation(caption(f"Question {index + 1} of {len(QUIZ)}", CAPTION, palette.MUTED, font=SERIF))
         asked = caption(question, QUESTION, font=SERIF, line_spacing=1.1)
         card = VGroup(count, asked).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
@@ -106,13 +110,19 @@ class QuizAttention(LessonScene):
         whole.shift(UP * max(0.0, SUBTITLE_TOP + GAP - whole.get_bottom()[1]))
         whole.shift(DOWN * max(0.0, whole.get_top()[1] - TOP))
         place_beside(picture, reply, card)
+        # while it is asked, the question alone fills the frame; it steps up to the corner for its answer
+        asking = card.copy()
+        asking.scale(min(ASKED_GROWTH, 12.5 / asking.width)).move_to([0, MIDDLE + 0.5, 0])
+        clock.next_to(asking, DOWN, buff=0.6).set_x(0)
         self.narrate(question.replace("\n", " ") + " Pause and think.")
-        self.play(FadeIn(card, shift=0.2 * DOWN), FadeIn(clock), run_time=0.8)
+        arriving = (FadeIn(asking, shift=0.2 * DOWN), FadeIn(clock))
+        self.play(give_way(leaving, *arriving) if len(leaving) else AnimationGroup(*arriving), run_time=1.0)
         self.finish_narration()
         self.play(timer.animate.scale(0.001, about_edge=LEFT), run_time=self.THINK_SECONDS, rate_func=linear)
         speaking = speaking_time(self.narrate(said))
-        self.play(FadeOut(clock), FadeIn(reply[0], shift=0.2 * UP), FadeIn(picture), run_time=0.8)
-        between = max(0.0, speaking - 0.8) / len(reply) - 0.5
+        self.play(FadeOut(clock), ReplacementTransform(asking, card), run_time=0.8)
+        self.play(FadeIn(reply[0], shift=0.2 * UP), FadeIn(picture), run_time=0.6)
+        between = max(0.0, speaking - 1.4) / len(reply) - 0.5
         for line in reply[1:]:  # the answer line by line while it is said
             self.wait(max(0.1, between))
             self.play(FadeIn(line, shift=0.1 * UP), run_time=0.5)

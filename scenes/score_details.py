@@ -123,8 +123,8 @@ class MirrorScores(LessonScene):
         self.wait(1.5)
 
 
-SCORE_BAR = 1.0  # height of the largest score's bar
-WEIGHT_BAR = 1.0  # height of a weight of 1
+SCORE_BAR = 1.2  # height of the largest score's bar
+WEIGHT_BAR = 1.2  # height of a weight of 1
 
 
 def bars(values, unit: float, colour) -> VGroup:
@@ -200,7 +200,7 @@ class ReadGaps(LessonScene):
         ]
         row = VGroup(caption(name, BODY).move_to(LEFT * 3.9))
         for i, (text, colour, chart) in enumerate(cells, start=1):
-            numbers = formula(text, size=FORMULA, color=colour).move_to(RIGHT * (-3.9 + 2.6 * i))
+            numbers = formula(text, size=FORMULA, color=colour).move_to(RIGHT * (-3.9 + 3.0 * i))
             chart.shift(numbers.get_center() * RIGHT + (numbers.get_top()[1] + depth + 0.25) * UP)
             row.add(VGroup(numbers, chart))
         chart = row[1][1]  # the scores' bars, after the chart's zero line

@@ -53,6 +53,7 @@ from scenes.kit.base import READ_HOLD
 from scenes.kit.layout import (
     MAX_COLS,
     MAX_ROWS,
+    MIDDLE,
     SUBTITLE_TOP,
     TOP,
     below_title,
@@ -281,17 +282,20 @@ class CombineHeads(LessonScene):
         """Head 1's weights and head ``n``'s side by side, each named, as large as the frame allows."""
 
         def pair_at(cell: float) -> VGroup:
-            maps = (Heatmap(heads[k].weights, tokens, cell=cell) for k in (0, n))
-            named = (
-                VGroup(notation(caption(f"head {k + 1}", BODY)), m).arrange(DOWN, buff=0.3)
+            maps = (
+                Heatmap(heads[k].weights, tokens, cell=cell, legend=k == n) for k in (0, n)
+            )  # one scale: one legend
+            named = (  # each name in its map's top-left corner, above the row labels: no height of its own
+                VGroup(m, notation(caption(f"head {k + 1}", BODY)).next_to(m.cells, UP + LEFT, buff=0.15))
                 for k, m in zip((0, n), maps, strict=True)
             )
-            return VGroup(*named).arrange(RIGHT, buff=1.0)
+            return VGroup(*named).arrange(RIGHT, buff=0.5)
 
         def fits(pair: VGroup) -> bool:
             return pair.width <= 13 and pair.height <= TOP - SUBTITLE_TOP - 0.2
 
-        return below_title(drawn_to_fit(pair_at, token_cell(len(tokens)), fits)).set_x(0)
+        # a little wider than one grid's cells: two grids share the width, and their column names need the room
+        return drawn_to_fit(pair_at, 1.05 * token_cell(len(tokens)), fits).move_to([0, MIDDLE, 0])
 
     @staticmethod
     def head_matrices(head: Head, n: int) -> VGroup:
