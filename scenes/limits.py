@@ -12,7 +12,6 @@ from manim import (
     ArcBetweenPoints,
     Create,
     DashedLine,
-    DashedVMobject,
     Dot,
     FadeIn,
     FadeOut,
@@ -141,7 +140,10 @@ class GrowQuadratically(LessonScene):
         axes = VGroup(
             caption("keys →", SMALL, palette.KEY, font=SERIF).next_to(room, UP, buff=0.15).align_to(room, LEFT),
             caption("queries ↓", SMALL, palette.QUERY, font=SERIF).next_to(room, LEFT, buff=0.12).align_to(room, UP),
-            DashedVMobject(room.set_stroke(palette.MUTED, 2), num_dashes=48),  # the room the largest grid fills
+            # the largest grid's cells as empty slots: the room the grids grow into, read as cells to be filled
+            cell_grid(max(lengths), GRID, palette.BACKGROUND, 0)
+            .set_stroke(palette.MUTED, 1, opacity=0.4)
+            .move_to(room),
         )
         grid = cell_grid(lengths[0], lengths[0] * cell, palette.TEXT, 0.45).move_to(corner, aligned_edge=UL)
         label = self.grid_label(lengths[0], cells[0], room)

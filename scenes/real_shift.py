@@ -9,16 +9,19 @@ from manim import (
     DOWN,
     LEFT,
     RIGHT,
+    TAU,
     UP,
     Arrow,
     Circle,
     Create,
+    CurvedArrow,
     FadeIn,
     FadeOut,
     GrowArrow,
     Indicate,
     LaggedStart,
     ManimColor,
+    MoveToTarget,
     Rectangle,
     ReplacementTransform,
     Text,
@@ -68,6 +71,15 @@ def strip_extent(points: np.ndarray, aspect: float) -> tuple[float, float, float
     return centre[0] - half[0], centre[0] + half[0], centre[1] - half[1], centre[1] + half[1]
 
 
+def shaded(move: VGroup, opacity: float) -> MoveToTarget:
+    """``move`` (a curved arrow and its mark) brought to ``opacity``, its arc still a line (never filled)."""
+    move.generate_target()
+    move.target.set_opacity(opacity)
+    move.target[0].set_fill(opacity=0)
+    move.target[0].get_tip().set_fill(opacity=opacity)
+    return MoveToTarget(move)
+
+
 class TraceRealShift(LessonScene):
     """ "apple" alone, then in each sentence, by its cosine similarities to each meaning's centre (on a 2-D map of
     MiniLM's space first when there are more than two meanings)."""
@@ -98,7 +110,7 @@ class TraceRealShift(LessonScene):
         fallen = both_fall(rm.focus, rm.alone.cosines, cosines)
         self.narrate(fallen.text)
         if fallen.holds:  # the sentences that fell away from every centre, pointed at as they are counted; why
-            lit = [self.shown_moves[k].animate.set_opacity(1) for k in fallen.about]
+            lit = [shaded(self.shown_moves[k], 1.0) for k in fallen.about]
             self.on_words("sentences", *lit, *(Indicate(self.shown_moves[k][0]) for k in fallen.about))
             self.narrate(
                 "Why: the centres come from words read alone; read inside a sentence, a word can point away from both."
@@ -339,12 +351,13 @@ class TraceRealShift(LessonScene):
         step = target - alone.dot.get_center()
         side = np.array([-step[1], step[0], 0.0])  # beside the tip, off the line: a later move may run along it
         moved = mark(target, self.tag(k), color, self.obstacles, away=side)
-        move = Arrow(
-            alone.dot.get_center(), moved.dot.get_center(), buff=0.06, color=color, stroke_width=3, tip_length=0.15
-        )
+        start, end = alone.dot.get_center(), moved.dot.get_center()
+        inward = (end - start) / (np.linalg.norm(end - start) + 1e-9) * 0.06  # clear of both dots
+        bend = (-1) ** k * TAU / 14  # alternate sides: two moves in one direction stay two arrows
+        move = CurvedArrow(start + inward, end - inward, angle=bend, color=color, stroke_width=3, tip_length=0.15)
         self.narrate(cosine_move(rm.focus, sentence.text, rm.alone.cosines, sentence.cosines).text)
         label, numbers, frame = table.reveal(k + 1)
-        earlier = [m.animate.set_opacity(0.35) for m in self.shown_moves]  # the sentence being read stands out
+        earlier = [shaded(m, 0.35) for m in self.shown_moves]  # the sentence being read stands out
         self.play(label, *earlier)
-        self.play(GrowArrow(move), FadeIn(moved), numbers, frame, run_time=1.2)
+        self.play(Create(move), FadeIn(moved), numbers, frame, run_time=1.2)
         self.shown_moves.append(VGroup(move, moved))

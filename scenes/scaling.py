@@ -186,22 +186,34 @@ class SaturateSoftmax(LessonScene):
         self.play(FadeIn(scores), FadeIn(heading), bars.grow(), FadeIn(gauge), run_time=1.5)
         self.narrate("Multiply the same scores up, as large dot products do. Softmax piles onto one key.")
         shown = VGroup(scores, gauge[2], bars.get_numbers())  # the numbers on screen: they switch, never morph
-        for nxt_scores, nxt_bars, nxt_gauge in steps[1:]:
-            shown.set_opacity(0)  # gone at once, wherever the scene holds them
-            self.add(nxt_scores, nxt_gauge[2])
-            self.play(Transform(bars.get_bars(), nxt_bars.get_bars()), Transform(gauge[3], nxt_gauge[3]), run_time=1.5)
-            self.play(FadeIn(nxt_bars.get_numbers()), run_time=0.3)  # each weight's number on its new bar
-            shown = VGroup(nxt_scores, nxt_gauge[2], nxt_bars.get_numbers())
+        for step in steps[1:]:
+            shown = self.switch(shown, step, bars, gauge)
             self.wait(1.0)
         self.narrate(
             "One-hot weights: the gradient through the scores is essentially zero,"
             " and the queries and keys stop learning."
         )
-        self.play(FadeIn(SurroundingRectangle(gauge, color=palette.HEAT_HIGH, buff=0.15)), run_time=0.8)
+        stuck = SurroundingRectangle(gauge, color=palette.HEAT_HIGH, buff=0.15)
+        self.play(FadeIn(stuck), run_time=0.8)
         fix = formula(r"\text{The fix: } \frac{QK^T}{\sqrt{d_k}}", size=DISPLAY)
         caption_band(fix.match_x(gauge))  # under the gauge, clear of the bars and their labels
         self.narrate("The fix: divide by √d_k, so scores stay in the range where softmax still learns.")
-        self.play(Write(fix), run_time=1.0)
+        self.play(Write(fix), FadeOut(stuck), run_time=1.0)
+        self.until_words("stay in the range")  # the first scores again: spread weights, a gradient
+        self.switch(shown, self.stage(demo, 0, labels), bars, gauge)
+        self.wait(READ_HOLD)
+
+    def switch(
+        self, shown: VGroup, step: tuple[VGroup, SoftmaxBars, VGroup], bars: SoftmaxBars, gauge: VGroup
+    ) -> VGroup:
+        """From the scores, weights and gradient on screen (``shown``, their numbers) to ``step``'s: the numbers
+        switch, the bars and the gauge's level move. Returns the numbers now shown."""
+        nxt_scores, nxt_bars, nxt_gauge = step
+        shown.set_opacity(0)  # gone at once, wherever the scene holds them
+        self.add(nxt_scores, nxt_gauge[2])
+        self.play(Transform(bars.get_bars(), nxt_bars.get_bars()), Transform(gauge[3], nxt_gauge[3]), run_time=1.5)
+        self.play(FadeIn(nxt_bars.get_numbers()), run_time=0.3)  # each weight's number on its new bar
+        return VGroup(nxt_scores, nxt_gauge[2], nxt_bars.get_numbers())
 
     @staticmethod
     def stage(demo: SaturationDemo, i: int, labels: list[str]) -> tuple[VGroup, SoftmaxBars, VGroup]:

@@ -124,11 +124,15 @@ class LessonScene(Scene):
     def on_words(self, words: str, *animations: Any, **kwargs: Any) -> None:
         """Play ``animations`` as the current sentence reaches ``words``: at their share of its characters, times
         the time it is said (speech runs nearly even in characters), so a thing comes in as it is named."""
+        self.until_words(words)
+        self.play(*animations, **kwargs)
+
+    def until_words(self, words: str) -> None:
+        """Wait until the current sentence reaches ``words`` (see :meth:`on_words`)."""
         text, start, speaking = self.saying
         if words not in text:
             raise ValueError(f"{words!r} is not in the sentence {text!r}")
         self.wait_until(start + speaking * text.index(words) / len(text))
-        self.play(*animations, **kwargs)
 
     def finish_narration(self) -> None:
         """Wait until the current subtitle has been on screen for its whole duration."""
