@@ -32,6 +32,7 @@ from scenes.kit.numbers import fmt, fmt_int
 
 ROW_GAP = 0.42  # between the steps' rows, when the frame has room
 BOX_BUFF = 0.15  # between the rows and the box drawn round them
+BLOCK_LINE = 0.7  # kept below the rows: the full block's line (W_O, Add & Norm) under step 7
 
 
 def sized(*dims: tuple[str, int]) -> str:
@@ -98,7 +99,7 @@ class RecapSteps(LessonScene):
         ]
         rows = VGroup(*(self.step_row(i, name, rule, size) for i, (name, rule, size, _) in enumerate(steps)))
         rows.arrange(DOWN, buff=ROW_GAP, aligned_edge=LEFT).next_to(legend, DOWN, buff=0.5)
-        if (overflow := SUBTITLE_TOP + GAP + BOX_BUFF - rows.get_bottom()[1]) > 0:  # the box clear of the subtitles
+        if (overflow := SUBTITLE_TOP + GAP + BLOCK_LINE - rows.get_bottom()[1]) > 0:  # room below for the block's line
             gap = ROW_GAP - overflow / (len(rows) - 1)
             rows.arrange(DOWN, buff=gap, aligned_edge=LEFT).next_to(legend, DOWN, buff=0.5)
         self.align_columns(rows)
@@ -111,14 +112,20 @@ class RecapSteps(LessonScene):
         layer = VGroup(
             formula(r"\text{head} = \mathrm{softmax}\!\left(\frac{QK^{T}}{\sqrt{d_k}}\right) V", size=FORMULA),
             formula(rf"\text{{{whose}output}} = \mathrm{{concat}}(\text{{heads}})\, W_{{O}}", size=FORMULA),
-        ).arrange(RIGHT, buff=1.0)
-        fit_width(layer, 12).move_to(legend).set_x(0)  # in the legend's place: the shapes are read by now
+            formula(r"\mathrm{LayerNorm}(X + \text{output})", size=FORMULA),
+        )
+        fit_width(layer[0], 12).move_to(legend).set_x(0)  # in the legend's place: the shapes are read by now
+        fit_width(VGroup(*layer[1:]).arrange(RIGHT, buff=0.8), 13).next_to(rows, DOWN, buff=0.2).set_x(
+            0
+        )  # under step 7
         self.narrate("Softmax of QKᵀ over √d_k, times V: that is one head.")
         self.play(Create(box), FadeOut(legend), run_time=0.8)  # the legend leaves before the formula takes its place
         self.play(Write(layer[0]), run_time=0.8)
         mixed = "Then W_O mixes" if we.W_O is not None else "In a full attention block, W_O then mixes"
         self.narrate(f"{mixed} the joined heads into the attention block's output.")
         self.play(Write(layer[1]), run_time=0.8)
+        self.narrate("Add and Norm then adds X back and normalises each row.")
+        self.play(Write(layer[2]), run_time=0.8)
 
     @staticmethod
     def legend(tokens: list[str], T: int, d_model: int, d_k: int) -> VGroup:
