@@ -68,7 +68,7 @@ def _animated(args: Iterable[Any]) -> list[Mobject]:
     return out
 
 
-HANDOVER = 0.6  # share of the outgoing fade done before the next picture starts to come in
+HANDOVER = 0.8  # share of the outgoing fade done before the next picture starts to come in
 
 
 def give_way(leaving: Mobject, *arriving: Animation) -> Animation:
