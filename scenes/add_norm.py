@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from manim import LEFT, RIGHT, UP, Arrow, Create, FadeIn, Mobject, ReplacementTransform, VGroup, Write
+from manim import LEFT, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, Mobject, ReplacementTransform, VGroup, Write
 
 from attention_math import claims
 from attention_math.types import WorkedExample
@@ -104,11 +104,8 @@ class AddAndNorm(LessonScene):
             "Then each row is normalized: its mean is subtracted, and it is divided by its standard deviation, "
             "the square root of its variance."
         )
-        self.play(
-            give_way(leaving, ReplacementTransform(residual, moved)),
-            ReplacementTransform(frame, frames[0]),
-            run_time=1.2,
-        )
+        self.play(FadeOut(leaving), run_time=0.6)  # the sum's other terms go first: the residual moves into their place
+        self.play(ReplacementTransform(residual, moved), ReplacementTransform(frame, frames[0]), run_time=1.0)
         self.on_words("its mean is subtracted", FadeIn(worked[0]), run_time=0.8)  # the row's two numbers, as named
         self.on_words("divided", FadeIn(arrow), FadeIn(normed.get_frame()), normed.fill_in(), run_time=1.5)
         self.narrate(claims.normalized(an.spread).text)

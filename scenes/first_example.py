@@ -10,6 +10,7 @@ from manim import (
     RIGHT,
     UP,
     Arrow,
+    Circumscribe,
     Create,
     FadeIn,
     FadeOut,
@@ -259,7 +260,7 @@ class WorkCatSat(LessonScene):
         self.below(summary, z)
         self.narrate(f"'{tokens[i]}' went in as its fixed embedding and comes out as a contextual vector.")
         self.play(FadeIn(summary, shift=UP * 0.2))
-        self.play(Indicate(z.cells, color=palette.HEAT_LOW))
+        self.play(Indicate(z.cells, color=palette.HEAT_LOW, scale_factor=1.0))
         self.wait(2)
         self.play(FadeOut(summary))
         self.other_outputs(cs, heat, row, (weighted, v_home), (z, z_all), equals)
@@ -310,7 +311,7 @@ class WorkCatSat(LessonScene):
             self.wait(1.5)
             line = fresh
         self.narrate("Each row of Z is its token's context-aware vector, all computed side by side.")
-        self.play(FadeOut(VGroup(row, line)), Indicate(z_all.cells, color=palette.HEAT_LOW))
+        self.play(FadeOut(VGroup(row, line)), Indicate(z_all.cells, color=palette.HEAT_LOW, scale_factor=1.0))
         self.wait(1)
 
 
@@ -354,7 +355,7 @@ class CompareScaling(LessonScene):
             )
         if "Larger scores" in claim.text:  # the top weight, the one larger scores would push to 1
             top = charts[0][0].get_bars()[int(np.argmax(sd.softmax_raw))]
-            self.on_words("Larger scores", Indicate(top, color=palette.HIGHLIGHT))
+            self.on_words("Larger scores", Circumscribe(top, color=palette.HIGHLIGHT))
         softer_claim = softer(sd.softmax_raw, sd.softmax_scaled)
         self.narrate(softer_claim.text)
         if scaled_named:
@@ -364,7 +365,7 @@ class CompareScaling(LessonScene):
                     for c, w in zip(charts, (sd.softmax_raw, sd.softmax_scaled), strict=True)
                 ]
                 self.on_words(
-                    "the smallest weight", *(Indicate(b, color=palette.HIGHLIGHT) for b in lows), run_time=1.5
+                    "the smallest weight", *(Circumscribe(b, color=palette.HIGHLIGHT) for b in lows), run_time=1.5
                 )
             self.play(FadeIn(charts[1][2], shift=UP * 0.1))
         else:

@@ -161,9 +161,9 @@ class ShiftMeaning(LessonScene):
         return VGroup(sentence, weights, context, ways, arrows, trail, table, verdict)
 
     def sentence(self, case: ShiftCase, title) -> tuple[TokenRow, VGroup]:
-        """The tokens under the title (the focus word in query colour) and each one's weight under it."""
+        """The tokens under the title (the focus word lit: blue is the tech cluster), each one's weight under it."""
         row = TokenRow(case.tokens, font_size=32, spacing=0.45).next_to(title, DOWN, buff=0.3)
-        row.get_token(case.focus).set_color(palette.QUERY)
+        row.get_token(case.focus).set_color(palette.HIGHLIGHT)
         weights = VGroup(
             *(
                 number(w, 2, size=LABEL).next_to(token, DOWN, buff=0.15)

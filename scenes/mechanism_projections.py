@@ -280,8 +280,15 @@ class GeneralizeAttention(LessonScene):
             "And q_i·k_j need not equal q_j·k_i."
         )
         self.play(TransformMatchingTex(new_rule, bridged), run_time=1.5)
-        mirror = caption("qᵢ·kⱼ need not equal qⱼ·kᵢ: the mirror is broken", BODY, palette.MUTED, font=SERIF)
-        mirror.move_to(note).set_x(0)  # the answer to xᵢ·xⱼ = xⱼ·xᵢ, for a while in the projections' place
+        colours = {"q_i": palette.QUERY, "k_j": palette.KEY, "q_j": palette.QUERY, "k_i": palette.KEY}
+        mirror = VGroup(  # the indices at formula size: they are the point of the line
+            formula(r"q_i \cdot k_j", size=FORMULA, tex_to_color_map=colours),
+            caption("need not equal", BODY, font=SERIF),
+            formula(r"q_j \cdot k_i", size=FORMULA, tex_to_color_map=colours),
+            caption(": the mirror is broken", BODY, font=SERIF),
+        ).arrange(RIGHT, buff=0.2)
+        mirror[3].shift(LEFT * 0.15)
+        notation(mirror).move_to(note).set_x(0)  # the answer to xᵢ·xⱼ = xⱼ·xᵢ, for a while in the projections' place
         self.on_words("need not", give_way(note, FadeIn(mirror)))
         self.finish_narration()
         self.play(give_way(mirror, FadeIn(note)), run_time=0.8)
@@ -340,5 +347,9 @@ class GeneralizeAttention(LessonScene):
     def converge(sources: VGroup, target: LabelBox) -> VGroup:
         """Weight arrows from every vector of the sequence (the ellipsis excepted) into ``target``."""
         return VGroup(
-            *(connect(box, target, palette.HEAT_LOW) for box in sources if "cdots" not in box.label.tex_string)
+            *(  # each from its own box's top: a slanted arrow from a side would cross the neighbouring box
+                connect(box, target, palette.HEAT_LOW, vertical=True)
+                for box in sources
+                if "cdots" not in box.label.tex_string
+            )
         )

@@ -25,6 +25,7 @@ from manim import (
     Rectangle,
     ReplacementTransform,
     Text,
+    Transform,
     VGroup,
     Write,
     config,
@@ -272,7 +273,9 @@ class TraceRealShift(LessonScene):
         self.narrate(  # defined before its numbers are read
             "To compare meanings, we use the cosine: the dot product over both lengths; the larger, the closer."
         )
-        self.play(left.animate.scale(1 / zoom).move_to(home), FadeIn(table.title), FadeIn(table.header))
+        back = left.copy().scale(1 / zoom).move_to(home)  # the words to their corner; the cosine, not yet shown, below
+        self.play(Transform(words, back[0]), FadeIn(table.title), FadeIn(table.header))
+        cosine.scale(1 / zoom).move_to(back[1])
         self.play(Write(cosine))
         self.narrate(alone_leaning(rm.focus, rm.alone.cosines).text)
         self.play(*table.reveal(0))

@@ -112,7 +112,7 @@ class RecapSteps(LessonScene):
         layer = VGroup(
             formula(r"\text{head} = \mathrm{softmax}\!\left(\frac{QK^{T}}{\sqrt{d_k}}\right) V", size=FORMULA),
             formula(rf"\text{{{whose}output}} = \mathrm{{concat}}(\text{{heads}})\, W_{{O}}", size=FORMULA),
-            formula(r"\mathrm{LayerNorm}(X + \text{output})", size=FORMULA),
+            formula(r"\mathrm{Norm}(X + \text{output})", size=FORMULA),
         )
         fit_width(layer[0], 12).move_to(legend).set_x(0)  # in the legend's place: the shapes are read by now
         fit_width(VGroup(*layer[1:]).arrange(RIGHT, buff=0.8), 13).next_to(rows, DOWN, buff=0.2).set_x(

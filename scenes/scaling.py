@@ -73,7 +73,9 @@ class ExplodeDotProducts(LessonScene):
     def construct(self) -> None:
         demo = self.values.variance_demo
         title = self.show_title()
-        rule = notation(formula(r"q \cdot k = \sum_{i=1}^{d_k} q_i\, k_i", size=DISPLAY)).next_to(title, DOWN, buff=0.3)
+        rule = notation(formula(r"q \cdot k = \sum_{m=1}^{d_k} q[m]\, k[m]", size=DISPLAY)).next_to(
+            title, DOWN, buff=0.3
+        )
         raw, scaled = demo.variance_raw, demo.variance_scaled
         unit = CHART_HEIGHT / raw.max()
         origin = np.array([-5.2, -2.1, 0])
@@ -172,6 +174,9 @@ def entry_strip(entries: np.ndarray, left: float, right: float, y: float) -> VGr
     return strip
 
 
+BARS_BASE = np.array([-2.8, -2.0, 0.0])  # the middle of SaturateSoftmax's axis, the same at every scale
+
+
 class SaturateSoftmax(LessonScene):
     """The same scores made larger and larger: softmax goes one-hot and its gradient vanishes."""
 
@@ -182,7 +187,7 @@ class SaturateSoftmax(LessonScene):
         steps = [self.stage(demo, i, labels) for i in range(len(demo.scales))]
         scores, bars, gauge = steps[0]
         self.narrate("Four scores through softmax: the weights are spread, and can still move.")
-        heading = caption("softmax weights", CAPTION, palette.MUTED, font=SERIF).move_to(LEFT * 2.6 + UP * 1.45)
+        heading = caption("softmax weights", CAPTION, palette.MUTED, font=SERIF).move_to(LEFT * 2.8 + UP * 1.5)
         self.play(FadeIn(scores), FadeIn(heading), bars.grow(), FadeIn(gauge), run_time=1.5)
         self.narrate("Multiply the same scores up, as large dot products do. Softmax piles onto one key.")
         shown = VGroup(scores, gauge[2], bars.get_numbers())  # the numbers on screen: they switch, never morph
@@ -222,9 +227,8 @@ class SaturateSoftmax(LessonScene):
         times = formula(rf"\text{{scores}} \times {fmt(scale, 0)} =", size=TITLE)
         row = formula(r"[\," + r",\ ".join(fmt(s, 1) for s in scaled) + r"\,]", size=TITLE)  # scores: white
         scores = VGroup(times, row).arrange(RIGHT, buff=0.2).move_to(UP * 2.3)
-        bars = SoftmaxBars(
-            demo.weights[i], labels, max_value=1.0, height=2.6, bar_width=0.8, places=3, weights=True
-        ).move_to(LEFT * 2.6 + DOWN * 0.6)
+        bars = SoftmaxBars(demo.weights[i], labels, max_value=1.0, height=3.0, bar_width=1.1, places=3, weights=True)
+        bars.shift(BARS_BASE - bars.baseline.get_center())  # every stage on one baseline: bars stand on the axis
         norm, top = demo.gradient_norm[i], demo.gradient_norm[0]
         name = caption("size of softmax's gradient", CAPTION, palette.MUTED, font=SERIF)
         track = Rectangle(width=GAUGE_WIDTH, height=0.35, stroke_color=palette.MUTED, stroke_width=2)

@@ -51,7 +51,7 @@ class TrackShapes(LessonScene):
             rf"n = {T} \text{{ tokens}},\quad d_{{model}} = {d_model},\quad d_k = {d_k},\quad d_v = {d_v}", size=READOUT
         )
         sizes.scale(0.8).next_to(title, DOWN, buff=0.3)
-        words = caption("a batch of B sequences:", BODY)  # words in the text face, the shape in TeX
+        words = caption("a batch of B sentences:", BODY)  # words in the text face, the shape in TeX
         batch = VGroup(words, formula(r"B \times n \times d_v", size=FORMULA)).arrange(RIGHT, buff=0.25)
         batch_sizes = formula(rf"= B \times {T} \times {d_v}", size=FORMULA, color=palette.MUTED)
         caption_band(VGroup(batch, batch_sizes).arrange(RIGHT))
@@ -93,7 +93,7 @@ class TrackShapes(LessonScene):
             if i == 0:  # K and V made the same way, each shown as it is said; then Q again, for the next product
                 self.also_keys_and_values(we, row)
 
-        self.narrate("For a batch of B sentences, the output is B by n by d v.")
+        self.narrate("Models read several sentences at once, a batch of B of them: the output is then B by n by d_v.")
         self.play(give_way(made, Write(batch), FadeIn(batch_sizes)))  # the caption band: one line at a time
         self.wait(3)
 
@@ -146,12 +146,12 @@ class TrackShapes(LessonScene):
                 r"(n \times d_k)(d_k \times n) \to n \times n",
                 block("n", "d_k", "Q", palette.QUERY),
                 block("d_k", "n", "K^T", palette.KEY),
-                block("n", "n", "QK^T", palette.HEAT_LOW),
+                block("n", "n", "QK^T", palette.MUTED),
             ),
             self.product_row(
                 r"\alpha V",
                 r"(n \times n)(n \times d_v) \to n \times d_v",
-                block("n", "n", r"\alpha", palette.HEAT_LOW),
+                block("n", "n", r"\alpha", palette.MUTED),
                 block("n", "d_v", "V", palette.VALUE),
                 block("n", "d_v", "Z", palette.TEXT),
             ),

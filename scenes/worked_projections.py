@@ -102,7 +102,7 @@ class ShowEmbeddings(LessonScene):
         width = formula(rf"d_{{\text{{model}}}} = {we.d_model}", size=TITLE).next_to(brace, DOWN, buff=0.1)
         row = VGroup(
             caption("one vector per token:", BODY, palette.MUTED),
-            caption(f"{tokens[0]} = [{', '.join(fmt(v, matrix.places) for v in x[0])}]", BODY),
+            caption(f"x({tokens[0]}) = [{', '.join(fmt(v, matrix.places) for v in x[0])}]", BODY),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
         figure = fit_content(VGroup(matrix, brace, width))  # X with its width brace, as large as the frame allows
         beside = VGroup(figure, row.next_to(figure, RIGHT, buff=0.9))
@@ -179,9 +179,9 @@ class ConfigureModel(LessonScene):
         self.narrate("d_model and h are hyperparameters, chosen before training; d_model must be divisible by h.")
         self.play(*(Indicate(line[0], color=palette.HIGHLIGHT) for line in sizes[:2]))
         self.narrate(
-            "The head reads all d_model numbers of a token and writes d_k: as many as it read."
+            "The head reads all d_model numbers of a token and writes d_v = d_k: as many as it read."
             if one
-            else "Each head reads all d_model numbers of a token but writes only d_k: "
+            else "Each head reads all d_model numbers of a token but writes only d_v = d_k: "
             "side by side, the heads' outputs fill d_model again."
         )
         self.on_words(
@@ -269,7 +269,7 @@ class IntroduceProjections(LessonScene):
         notes = VGroup(*(caption(text, LABEL, mat.color_role) for text, mat in zip(roles, mats, strict=True)))
         columns = VGroup(*(VGroup(m, n.next_to(m, DOWN, buff=0.35)) for m, n in zip(mats, notes, strict=True)))
         columns.arrange(RIGHT, buff=0.8, aligned_edge=UP)
-        size = rf"\text{{each: }} d_{{\text{{model}}}} \times d_k = {we.d_model} \times {we.d_k}"
+        size = rf"\text{{each: }} d_{{\text{{model}}}} \times d_k = {we.d_model} \times {we.d_k} \quad (d_v = d_k)"
         shape = formula(size, size=TITLE, color=palette.MUTED).next_to(notes, DOWN, buff=0.35)
         figure = VGroup(columns, shape)
         fit = min(12.5 / figure.width, (TOP - SUBTITLE_TOP - GAP) / figure.height)  # as large as the frame allows,

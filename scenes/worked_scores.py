@@ -102,13 +102,15 @@ class AlignDotProducts(LessonScene):
         extent = self.extent(head)
         wide = min(6.2, side * (extent[1] - extent[0]) / (extent[3] - extent[2]))
         plane = VectorPlane(extent, width=wide, height=side).to_edge(LEFT, buff=0.6)
+        plane.set_opacity(0)  # turned so the query lies flat: only angles and lengths are true, not coordinates
         plane.set_y((TOP - note.height - NOTE_BUFF + SUBTITLE_TOP + GAP) / 2)  # centred in the room it has
         fit_width(note, plane.width).next_to(plane, UP, buff=NOTE_BUFF).align_to(plane, LEFT)
         query = plane.polar_arrow(head.query_norms[0], 0.0, palette.QUERY)
         q_name = TokenRow([f"q: {tokens[0]}"], font_size=28, color=palette.QUERY)
         q_name.next_to(query.get_start(), DOWN + LEFT, buff=0.1)  # below the axis; the keys crowd round its tip
         self.narrate(f"A score asks: how well does the query of '{tokens[0]}' line up with each key?")
-        self.play(Create(plane), FadeIn(note), GrowArrow(query), FadeIn(q_name))
+        self.add(plane)  # invisible: it only places the arrows
+        self.play(FadeIn(note), GrowArrow(query), FadeIn(q_name))
         keys = VGroup(
             *(
                 plane.polar_arrow(head.key_norms[j], head.qk_angles[0, j], palette.KEY).set_opacity(KEY_DIM)
@@ -223,13 +225,14 @@ class AlignDotProducts(LessonScene):
         self.narrate("Every query meets every key: the scores fill the grid QKᵀ, one row per query.")
         grid = token_matrix(head.scores, tokens, r"QK^{T}", col_labels=tokens, max_cols=MAX_ROWS)
         fit_width(grid, 12).move_to(DOWN * 0.3)
-        self.play(give_way(old, FadeIn(grid.get_frame())), run_time=1.0)  # the scores worked out stay
+        self.play(FadeOut(old), run_time=0.8)  # the scores worked out stay
         shown = {j: chip for j, chip in worked.items() if grid.is_shown(0, j)}
         moved = [ReplacementTransform(chip[1], grid.get_entry(0, j)) for j, chip in shown.items()]
         rest = [FadeIn(grid.get_entry(0, j)) for j in grid.shown_cols if j is not None and j not in worked]
         gone = [FadeOut(chip[0]) for chip in worked.values()]
         gone += [FadeOut(chip[1]) for j, chip in worked.items() if j not in shown]
         self.play(LaggedStart(*moved, lag_ratio=0.2), *rest, *gone, run_time=1.4)  # row 1 is what was just computed
+        self.play(FadeIn(grid.get_frame()), run_time=0.8)  # the grid round them once they have landed
         for i in (i for i in grid.shown_rows if i not in (None, 0)):
             self.play(LaggedStart(*(FadeIn(c) for c in grid.get_row(i)), lag_ratio=0.15), run_time=0.5)
         self.narrate("Rows are queries, columns are keys: each row scores one query against every key.")
@@ -298,7 +301,7 @@ class NormalizeScores(LessonScene):
     def softmax_row(
         self, head: Head, tokens: list[str], i: int, scaled: LabelledMatrix, heatmap: Heatmap
     ) -> SoftmaxBars:
-        """Exponentials as bars (their sum shown, eˢ written above them), large where the weights' grid will be;
+        """Exponentials as bars (their sum shown, exp(score) written above them), large where the weights' grid will be;
         then the same bars divided by that sum; then, as the grid comes in, the bars move under the scores,
         ready to land in it. Returns those bars."""
 
@@ -320,8 +323,9 @@ class NormalizeScores(LessonScene):
         small = under_scores(height)
         if (overflow := SUBTITLE_TOP + GAP - small.get_bottom()[1]) > 0:  # shorter bars, clear of the subtitle band
             small = under_scores(max(height - overflow, MIN_BAR_HEIGHT))
-        rule = formula(r"e^{s}", size=TITLE).next_to(exp, UP, buff=0.3).align_to(exp.get_bars(), LEFT)  # s: a score
-        divided = formula(r"e^{s} / \text{sum}", size=TITLE).move_to(rule, aligned_edge=LEFT)
+        rule = formula(r"\exp(\text{score})", size=TITLE)  # as the softmax primer wrote it (s is an RNN's state)
+        rule.next_to(exp, UP, buff=0.3).align_to(exp.get_bars(), LEFT)
+        divided = formula(r"\exp(\text{score}) / \text{sum}", size=TITLE).move_to(rule, aligned_edge=LEFT)
         stage = VGroup(exp, norm, rule, divided)
         stage.shift(min(0.0, TOP - stage.get_top()[1]) * UP)  # below the title, however few the tokens
         self.narrate("Raise e to each scaled score: every result is positive. Then add them up.")
