@@ -10,7 +10,6 @@ from manim import (
     RIGHT,
     UP,
     Arrow,
-    Circumscribe,
     Create,
     FadeIn,
     FadeOut,
@@ -355,7 +354,7 @@ class CompareScaling(LessonScene):
             )
         if "Larger scores" in claim.text:  # the top weight, the one larger scores would push to 1
             top = charts[0][0].get_bars()[int(np.argmax(sd.softmax_raw))]
-            self.on_words("Larger scores", Circumscribe(top, color=palette.HIGHLIGHT))
+            self.on_words("Larger scores", Indicate(top, color=top.get_fill_color()))  # its own colour
         softer_claim = softer(sd.softmax_raw, sd.softmax_scaled)
         self.narrate(softer_claim.text)
         if scaled_named:
@@ -365,7 +364,7 @@ class CompareScaling(LessonScene):
                     for c, w in zip(charts, (sd.softmax_raw, sd.softmax_scaled), strict=True)
                 ]
                 self.on_words(
-                    "the smallest weight", *(Circumscribe(b, color=palette.HIGHLIGHT) for b in lows), run_time=1.5
+                    "the smallest weight", *(Indicate(b, color=b.get_fill_color()) for b in lows), run_time=1.5
                 )
             self.play(FadeIn(charts[1][2], shift=UP * 0.1))
         else:

@@ -121,7 +121,7 @@ LESSON: list[Entry] = [
         "The worked example",
         ("input-embeddings", "Step 1: the input embeddings", "worked_projections", "ShowEmbeddings", WE),
         ("model-configuration", "The model configuration", "worked_projections", "ConfigureModel", WE),
-        ("projections", "Step 2: the learned projections", "worked_projections", "IntroduceProjections", WE),
+        ("projections", "Step 2: head 1's learned projections", "worked_projections", "IntroduceProjections", WE),
         (
             "multiply-queries",
             "Step 2: Q, K and V by matrix multiplication",

@@ -181,18 +181,19 @@ class GrowQuadratically(LessonScene):
             notation(caption("comparisons n²", LABEL, palette.MUTED, font=SERIF)),
             caption(f"memory, {fmt_int(cost.bytes_per_weight)} bytes each", LABEL, palette.MUTED, font=SERIF),
         ]
+        last = len(cost.sequence_lengths) - 1
         rows = [
             [
                 caption(fmt_int(n), TITLE, font=SERIF),
-                caption(fmt_count(c), TITLE, palette.HEAT_LOW, font=SERIF),
-                caption(fmt_bytes(b), TITLE, palette.HEAT_HIGH, font=SERIF),
-            ]
-            for n, c, b in zip(cost.sequence_lengths, cost.comparisons, cost.memory_bytes, strict=True)
+                caption(fmt_count(c), TITLE, font=SERIF),
+                caption(fmt_bytes(b), TITLE, palette.HEAT_HIGH if k == last else palette.TEXT, font=SERIF),
+            ]  # only the memory the lesson warns about in the warning colour
+            for k, (n, c, b) in enumerate(zip(cost.sequence_lengths, cost.comparisons, cost.memory_bytes, strict=True))
         ]
         table = VGroup(*header, *(cell for row in rows for cell in row)).arrange_in_grid(
             cols=3, buff=(0.4, 0.5), col_alignments="rrr"
         )
-        fit_width(table, 7.6).to_edge(RIGHT, buff=0.5).set_y(0.3)
+        fit_width(table, 7.2).to_edge(RIGHT, buff=0.5).set_y(0.3)  # its frame clear of the grid
         self.narrate("Real texts are far longer. One attention matrix needs one weight per pair of tokens.")
         self.play(FadeIn(VGroup(*header)), run_time=0.8)
         last = rows[-1]
@@ -226,3 +227,9 @@ class GrowQuadratically(LessonScene):
             "the n squared term wins once n passes d_model."
         )
         self.play(Write(order[1]), run_time=0.8)
+        wins = formula(  # the comparison the sentence makes, written out
+            r"n > d_{\text{model}} \;\Rightarrow\; n^{2} \cdot d_{\text{model}} > n \cdot d_{\text{model}}^{2}",
+            size=FORMULA,
+            color=palette.MUTED,
+        ).next_to(order, DOWN, buff=0.3)
+        self.on_words("the n squared term wins", FadeIn(wins), run_time=0.6)

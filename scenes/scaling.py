@@ -89,7 +89,9 @@ class ExplodeDotProducts(LessonScene):
         if ratio > 1 and ratio == int(ratio):  # equal steps along the axis, not equal amounts: say by how much
             step = caption(f"(×{fmt_int(int(ratio))} a step)", CAPTION, palette.MUTED, font=SERIF)
             dims_name = VGroup(dims_name, step.next_to(dims, RIGHT, buff=0.4))
-        axis_name = caption("variance of q·k", CAPTION, palette.MUTED, font=SERIF).next_to(axis, UP, buff=3.9)
+        axis_name = caption(
+            f"variance of q·k over {fmt_int(demo.samples)} random pairs", CAPTION, palette.MUTED, font=SERIF
+        ).next_to(axis, UP, buff=3.9)
         axis_name.align_to(axis, LEFT).align_to(numbers[-1], UP)
         spread = entry_strip(demo.entries, left=-6.2, right=6.2, y=-1.6)  # the whole width: the spread is the picture
         self.narrate("A dot product adds up d_k products. Give q and k random entries.")
@@ -101,9 +103,12 @@ class ExplodeDotProducts(LessonScene):
         )
         self.play(Indicate(spread.dots, color=palette.HIGHLIGHT, scale_factor=1.0))  # the spread being measured
         self.on_words("squared distances", Create(spread.mean), LaggedStart(*map(Create, spread.gaps), lag_ratio=0.02))
+        measured = caption(f"these: variance {fmt(float(np.var(demo.entries)), 2)}", CAPTION, font=SERIF)
+        measured.next_to(spread.line[1], RIGHT, buff=0.8)  # what "variance one" looks like, measured on them
+        self.on_words("These are drawn", FadeIn(measured))
         self.wait(1.0)
         chart = (FadeIn(axis), FadeIn(dims), FadeIn(dims_name), FadeIn(axis_name))  # the empty chart, the strip gone
-        self.play(FadeOut(spread), *chart, run_time=0.8)
+        self.play(FadeOut(spread), FadeOut(measured), *chart, run_time=0.8)
         self.narrate(f"Over {fmt_int(demo.samples)} random pairs, the variance of q·k grows like d_k itself.")
         self.play(
             LaggedStart(*(GrowFromEdge(b, DOWN) for b in bars), lag_ratio=0.3),
@@ -116,7 +121,7 @@ class ExplodeDotProducts(LessonScene):
 
         roots = row_under(bars, [f"÷{fmt(r, 0)}" for r in demo.sqrt_dimensions], origin[1] - 0.8, palette.TEXT)
         roots_name = formula(r"\div\sqrt{d_k}", size=TITLE).next_to(roots, LEFT, buff=0.4)
-        self.narrate("Now divide every score by the square root of d k: that divides their variance by d k.")
+        self.narrate("Now divide every score by √d_k: that divides their variance by d_k.")
         self.play(FadeIn(roots), FadeIn(roots_name), run_time=0.8)
         tamed = value_bars(np.maximum(scaled * unit, 0.04), CHART_WIDTH, color=palette.HEAT_LOW).shift(origin)
         tamed_numbers = bar_labels(tamed, [fmt(v) for v in scaled], palette.HEAT_LOW)

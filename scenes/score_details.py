@@ -104,7 +104,7 @@ class MirrorScores(LessonScene):
             )
             shift = pair[0].get_center() - grid.get_center()
             why = caption_band(caption("α = softmax(QKᵀ ÷ √dₖ): softmax normalises each row on its own", LEAD))
-            self.on_words("gives", VGroup(grid, frames).animate.shift(shift), FadeIn(alphas), run_time=1.2)
+            self.on_words("the weights", VGroup(grid, frames).animate.shift(shift), FadeIn(alphas), run_time=1.2)
             self.play(TransformFromCopy(frames, moved))
             self.on_words(
                 "Each row",

@@ -31,6 +31,7 @@ from attention_math.types import WorkedExample
 from scenes.kit import (
     BODY,
     CAPTION,
+    FORMULA,
     LABEL,
     LEAD,
     Heatmap,
@@ -116,6 +117,7 @@ class MaskFuture(LessonScene):
         hidden = [(i, j) for i in range(len(tokens)) for j in range(len(tokens)) if not m.visible[i, j]]
         hidden = [(i, j) for i, j in hidden if scores.is_shown(i, j)]  # a long sentence's matrix is abbreviated
         minus = [caption("−∞", scores.number_size(), palette.MUTED).move_to(scores.get_entry(i, j)) for i, j in hidden]
+        vanish = formula(r"e^{-\infty} = 0", size=FORMULA).next_to(scores, RIGHT, buff=0.5)  # what softmax makes of it
         self.narrate("The mask sets every score above the diagonal to minus infinity: e to minus infinity is 0.")
         self.play(
             LaggedStart(
@@ -123,11 +125,12 @@ class MaskFuture(LessonScene):
             ),
             run_time=1.5,
         )
+        self.on_words("e to minus", Write(vanish))
         self.narrate("Softmax then shares each row among the words up to that one only.")
         scores.cells.remove(*(scores.get_entry(i, j) for i, j in hidden))  # each is a −∞ now
         masked = VGroup(scores, *minus)
         aside = masked.copy().scale(1 / zoom).move_to(home)
-        self.play(Transform(masked, aside), FadeIn(heat.get_labels()), FadeIn(heat.get_caption()))
+        self.play(Transform(masked, aside), FadeOut(vanish), FadeIn(heat.get_labels()), FadeIn(heat.get_caption()))
         n = len(tokens)
         for i, j in zip(*np.triu_indices(n, 1), strict=True):  # masked: no weight at all, not a small one
             heat.get_cell(i, j).set_fill(palette.MASKED)  # grey as it fills in, not a weight's colour first

@@ -41,7 +41,7 @@ from scenes.kit import (
     palette,
 )
 from scenes.kit.base import READ_HOLD
-from scenes.kit.layout import GAP, SUBTITLE_TOP, caption_band, fit_content, fit_width
+from scenes.kit.layout import GAP, MIDDLE, SUBTITLE_TOP, TOP, caption_band, fit_content, fit_width
 from scenes.kit.numbers import fmt
 
 ROWS = 5  # rows drawn of X and Q before an ellipsis: three matrices side by side above the notes
@@ -85,7 +85,10 @@ class ShareProjection(LessonScene):
         notes = VGroup(
             caption(f"training starts from random entries, each within ±{bound}", BODY),
             caption(
-                "training nudges them against their gradients, with W<sub>K</sub> and W<sub>V</sub>", BODY, markup=True
+                "nudged against their gradients, with W<sub>K</sub> and W<sub>V</sub>;"
+                " ÷√dₖ keeps those of W<sub>Q</sub> and W<sub>K</sub> alive",
+                BODY,
+                markup=True,
             ),
             caption("our toy's entries stand in for that trained result", BODY),
         ).arrange(DOWN, buff=0.15)
@@ -103,16 +106,19 @@ class ShareProjection(LessonScene):
         self.narrate("Our toy's entries stand in for that trained result.", FadeIn(notes[2]))
 
 
+ROW_STEP = 1.2  # between the sizes table's lines
+
+
 class CompareSizes(LessonScene):
     """The toy's sizes beside the original Transformer's and MiniLM's: d_k = d_model ÷ heads, and √d_k."""
 
     def construct(self) -> None:
         we, rm = self.values.worked_example, self.values.real_model
-        title = self.show_title()
+        self.show_title()
         toy = ModelSize("our worked example", we.d_model, we.h, we.d_k, we.heads[0].sqrt_d_k)  # I love apple phones
         rows = [toy, *rm.sizes]
         table = self.table(rows)
-        table.next_to(title, DOWN, buff=0.6)
+        table.move_to([0, MIDDLE + 0.4, 0])  # alone on screen: in the middle, as large as it reads
         self.narrate(f"Our worked example has d_model {toy.d_model} and {toy.heads} heads. Real models are far wider.")
         self.play(FadeIn(table[0]), FadeIn(table[1]))
         for model, line in zip(rows[1:], table[2:], strict=True):
@@ -135,15 +141,15 @@ class CompareSizes(LessonScene):
     def table(rows: list[ModelSize]) -> VGroup:
         """One line per model under a heading line; columns aligned by position."""
         xs = (-4.0, -0.6, 1.5, 3.4, 5.4)
-        heading = ["model", "d<sub>model</sub>", "heads", "d<sub>k</sub>", "√d<sub>k</sub>"]
-        lines = [VGroup(*(caption(h, BODY, palette.MUTED, markup=True) for h in heading))]
+        heading = ["model", "d<sub>model</sub>", "heads", "dₖ", "√dₖ"]
+        lines = [VGroup(*(caption(h, TITLE, palette.MUTED, markup=True) for h in heading))]  # subscripts legible
         for m in rows:
             name = notation(caption(m.name, TITLE))  # the year in a model's name is not a computed value
             cells = [str(m.d_model), str(m.heads), str(m.d_k), fmt(m.sqrt_d_k)]
             lines.append(VGroup(name, *(caption(c, DISPLAY) for c in cells)))
         for n, line in enumerate(lines):
             for cell, x in zip(line, xs, strict=True):
-                cell.move_to([x, -1.0 * n, 0])
+                cell.move_to([x, -ROW_STEP * n, 0])
         return VGroup(*lines)
 
     def every_head_reads_all(self, model: ModelSize, table: VGroup) -> None:
@@ -151,7 +157,12 @@ class CompareSizes(LessonScene):
         ``table``: the heading, the toy's, this model's and MiniLM's lines, and the note under them."""
         row = table[2]  # the model's line: where the W_Q's sizes come from; the others make room for the figure
         gone = [m for k, m in enumerate(table) if k not in (0, 2)]  # the other models' lines, the note
-        self.play(*(FadeOut(m) for m in gone), row.animate.move_to(table[1], coor_mask=UP))
+        top = TOP - 0.3  # the heading and this model's line move up: the figure hangs below them
+        self.play(
+            *(FadeOut(m) for m in gone),
+            table[0].animate.set_y(top),
+            row.animate.set_y(top - 1.0),
+        )
         split = HeadSplit(model)
         room = row.get_bottom()[1] - 0.5 - (SUBTITLE_TOP + GAP)
         split.scale(min(1.0, room / split.height)).next_to(row, DOWN, buff=0.5)

@@ -173,7 +173,7 @@ class ConfigureModel(LessonScene):
         self.play(LaggedStart(*(FadeIn(box.frame, box.name) for box in heads), lag_ratio=0.3), Write(sizes[1]))
         self.narrate(
             f"Each head works in d_k = d_model / h = {d_k} dimensions: "
-            + ("with one head, d_k is the whole width." if one else "with one head, it would be the whole width.")
+            + ("with one head, d_k is the whole width." if one else "one slice of the width per head.")
         )
         self.play(*(FadeIn(box.cells) for box in heads), FadeIn(heads[0].brace), Write(sizes[2]), run_time=1.5)
         self.narrate("d_model and h are hyperparameters, chosen before training; d_model must be divisible by h.")
@@ -269,7 +269,7 @@ class IntroduceProjections(LessonScene):
         notes = VGroup(*(caption(text, LABEL, mat.color_role) for text, mat in zip(roles, mats, strict=True)))
         columns = VGroup(*(VGroup(m, n.next_to(m, DOWN, buff=0.35)) for m, n in zip(mats, notes, strict=True)))
         columns.arrange(RIGHT, buff=0.8, aligned_edge=UP)
-        size = rf"\text{{each: }} d_{{\text{{model}}}} \times d_k = {we.d_model} \times {we.d_k} \quad (d_v = d_k)"
+        size = rf"\text{{each: }} d_{{\text{{model}}}} \times d_k = {we.d_model} \times {we.d_k}"
         shape = formula(size, size=TITLE, color=palette.MUTED).next_to(notes, DOWN, buff=0.35)
         figure = VGroup(columns, shape)
         fit = min(12.5 / figure.width, (TOP - SUBTITLE_TOP - GAP) / figure.height)  # as large as the frame allows,

@@ -172,12 +172,13 @@ class SoftmaxBars(VGroup):
         return self.total
 
     def grow(self, axes_shown: bool = False, **kwargs) -> Animation:
-        """An animation drawing the baseline and labels (unless ``axes_shown``: fading them in again would blink
-        them) and the scale, growing the bars from the baseline, then their numbers."""
+        """An animation drawing the baseline, labels and scale (unless ``axes_shown``: they are on screen, from
+        :meth:`get_labels`, and fading them in again would blink them), growing the bars from the baseline, then
+        their numbers."""
         grow = (GrowFromEdge(bar, DOWN) for bar in self.bars)
         numbers = (FadeIn(n, shift=0.1 * UP) for n in self.numbers)
-        frame = VGroup(self.legend) if axes_shown else VGroup(self.baseline, self.labels, self.legend)
-        return LaggedStart(FadeIn(frame), *grow, *numbers, lag_ratio=0.08, **kwargs)
+        frame = [] if axes_shown else [FadeIn(VGroup(self.baseline, self.labels, self.legend))]
+        return LaggedStart(*frame, *grow, *numbers, lag_ratio=0.08, **kwargs)
 
 
 def _touch(a: Mobject, b: Mobject, gap: float = 0.06) -> bool:
