@@ -44,6 +44,7 @@ from scenes.kit import (
 )
 from scenes.kit.base import READ_HOLD
 from scenes.kit.layout import GAP, MIDDLE, SUBTITLE_TOP, TOP, caption_band, fit_width
+from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt, places_for, vector_text
 
 BASELINE_Y = -2.6  # where the softmax bars of CompareScaling stand
@@ -183,7 +184,7 @@ class WorkCatSat(LessonScene):
     def softmax_rows(self, cs: CatSat, scaled: LabelledMatrix) -> Heatmap:
         """Softmax along each row: the row's scaled scores become weights α that add up to 1."""
         tokens = cs.tokens
-        heat = weights_grid(cs, cell=1.1, caption=True).to_edge(RIGHT, buff=0.8).align_to(scaled, DOWN)
+        heat = weights_grid(cs, cell=0.9, caption=True).to_edge(RIGHT, buff=0.8).align_to(scaled, DOWN)
         self.narrate("Softmax runs along each row: every query shares out its attention over the keys.")
         self.play(FadeIn(heat.get_labels()), FadeIn(heat.get_caption()), FadeIn(heat[-1]))
         frame = scaled.row_frame(0)
@@ -234,8 +235,8 @@ class WorkCatSat(LessonScene):
         small, v_mat, equals, z_all = product
         self.narrate(f"Finally the output of '{tokens[i]}': every value row, scaled by its weight, added up.")
         v_home = v_mat.copy()  # V again once the first row's sum is done
-        self.play(ReplacementTransform(heat, small))  # to where the weights are used
-        heat = small
+        # to where the weights are used, whole: a grid rebuilt at another size would melt its labels on the way
+        self.play(heat.animate.scale(small.width / heat.width).move_to(small))
         self.play(FadeIn(v_mat.get_frame()), v_mat.fill_in(run_time=1))
         weighted = LabelledMatrix(
             cs.weighted_values[i],
@@ -292,10 +293,10 @@ class WorkCatSat(LessonScene):
         tokens = cs.tokens
         (weighted, v_mat), (z, z_all) = values, outputs
         self.narrate("Every other token works the same way, with its own row of weights: one row of Z per token.")
-        self.play(
-            ReplacementTransform(weighted, v_mat),  # the weighted rows fold back into V
-            ReplacementTransform(z.cells, VGroup(*(z_all.get_entry(0, c) for c in range(z.values.shape[1])))),
-            ReplacementTransform(VGroup(z.get_brackets(), z.get_row_labels()), z_all.get_frame()),
+        first_row = VGroup(*(z_all.get_entry(0, c) for c in range(z.values.shape[1])))
+        leaving = VGroup(weighted, z.get_brackets(), z.get_row_labels())
+        self.play(  # V again in the weighted rows' place; once they are gone, z's numbers move into Z's first row
+            give_way(leaving, FadeIn(v_mat), FadeIn(z_all.get_frame()), ReplacementTransform(z.cells, first_row)),
             FadeIn(equals),
         )
         line, figure = None, VGroup(heat, v_mat, z_all)

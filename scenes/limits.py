@@ -15,6 +15,7 @@ from manim import (
     Dot,
     FadeIn,
     FadeOut,
+    Indicate,
     LaggedStart,
     ReplacementTransform,
     Square,
@@ -57,7 +58,7 @@ def _same_set() -> VGroup:
 
 
 def _everyone_to_everyone() -> VGroup:
-    cost = notation(caption("O(n²)", TITLE, palette.HEAT_HIGH, font=SERIF))
+    cost = caption("n × n", TITLE, palette.HEAT_HIGH, font=SERIF)  # O(n²) is named in the next clip
     return VGroup(cost, cell_grid(6, 1.5, palette.TEXT, 0.45)).arrange(RIGHT, buff=0.5)  # as the next clip's grids
 
 
@@ -167,6 +168,9 @@ class GrowQuadratically(LessonScene):
             self.wait(0.8)
         times = caption(f"double n  →  ×{fmt_int(doubling)} cells", BODY, palette.HEAT_HIGH, font=SERIF)
         self.play(FadeIn(times.next_to(label, DOWN, buff=0.2)), run_time=0.8)
+        self.narrate("The title writes this growth as big O of n squared: the cost grows as the square of n.")
+        if self.title is not None:  # the title's O(n²), named here for the first time
+            self.play(Indicate(self.title, color=palette.HIGHLIGHT, scale_factor=1.05))
         self.wait(1.0)
 
     @staticmethod

@@ -22,7 +22,7 @@ from manim import (
 
 from attention_math.types import ScalingDemo
 from scenes.kit import BODY, CAPTION, LABEL, SERIF, LessonScene, SoftmaxBars, caption, formula, notation, palette
-from scenes.kit.base import speaking_time
+from scenes.kit.base import READ_HOLD, speaking_time
 from scenes.kit.charts import cell_grid
 from scenes.kit.diagrams import LabelBox, all_pairs, connect
 from scenes.kit.layout import GAP, MIDDLE, SUBTITLE_TOP, TOP
@@ -85,7 +85,6 @@ class QuizAttention(LessonScene):
         shown = VGroup()
         for i, (question, answer, said) in enumerate(QUIZ):
             shown = self.ask(i, question, answer, said, pictures[i](), shown)
-        self.wait(2)  # the lesson's last picture, held
 
     def ask(self, index: int, question: str, answer: str, said: str, picture: VGroup, leaving: VGroup) -> VGroup:
         """Show the question (as ``leaving``, the last answer, goes), let a timer bar run out, then reveal the answer
@@ -127,6 +126,7 @@ class QuizAttention(LessonScene):
             self.wait(max(0.1, between))
             self.play(FadeIn(line, shift=0.1 * UP), run_time=0.5)
         self.finish_narration()
+        self.wait(READ_HOLD)  # time to compare the answer with one's own before the next question
         return VGroup(card, reply, picture)
 
 

@@ -21,7 +21,6 @@ from manim import (
     DecimalNumber,
     FadeIn,
     FadeOut,
-    GrowArrow,
     Indicate,
     LaggedStart,
     ReplacementTransform,
@@ -149,7 +148,9 @@ class ConfigureModel(LessonScene):
         outputs = VGroup(*(cell.copy() for box in heads for cell in box.cells)).arrange(RIGHT, buff=0)
         outputs.next_to(heads, DOWN, buff=0.8).match_x(vector.cells)
         again = caption(
-            f"the head's output: {d_model} numbers" if one else f"the heads side by side: {d_model} numbers again",
+            f"the head writes dᵥ = dₖ = {d_k} numbers"
+            if one
+            else f"each head writes dᵥ = dₖ = {d_k}: side by side, {d_model} numbers again",
             LABEL,
             palette.MUTED,
         )
@@ -170,10 +171,14 @@ class ConfigureModel(LessonScene):
             if one
             else f"It runs h = {h} attention heads side by side: each head is a whole attention of its own."
         )
-        self.play(LaggedStart(*(FadeIn(box.frame, box.name) for box in heads), lag_ratio=0.3), Write(sizes[1]))
+        self.play(  # each head with the arrows from the whole vector: no head reads a slice of it
+            LaggedStart(*(FadeIn(box.frame, box.name) for box in heads), lag_ratio=0.3),
+            FadeIn(arrows),
+            Write(sizes[1]),
+        )
         self.narrate(
-            f"Each head works in d_k = d_model / h = {d_k} dimensions: "
-            + ("with one head, d_k is the whole width." if one else "one slice of the width per head.")
+            f"Each head works in d_k = d_model / h = {d_k} dimensions"
+            + (": with one head, d_k is the whole width." if one else ".")
         )
         self.play(*(FadeIn(box.cells) for box in heads), FadeIn(heads[0].brace), Write(sizes[2]), run_time=1.5)
         self.narrate("d_model and h are hyperparameters, chosen before training; d_model must be divisible by h.")
@@ -184,9 +189,7 @@ class ConfigureModel(LessonScene):
             else "Each head reads all d_model numbers of a token but writes only d_v = d_k: "
             "side by side, the heads' outputs fill d_model again."
         )
-        self.on_words(
-            "reads all", FadeIn(arrows[0]), LaggedStart(*map(GrowArrow, arrows[1:]), lag_ratio=0.3), run_time=1
-        )
+        self.on_words("reads all", Indicate(arrows, color=palette.HIGHLIGHT, scale_factor=1.0), run_time=1)
         written_cells = [cell.copy() for box in heads for cell in box.cells]
         self.on_words(
             "as many" if one else "side by side",

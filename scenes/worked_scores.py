@@ -123,9 +123,22 @@ class AlignDotProducts(LessonScene):
         grow = [AnimationGroup(GrowArrow(k), FadeIn(n)) for k, n in zip(keys, names, strict=True)]
         self.play(LaggedStart(*grow, lag_ratio=0.15))
         readout = self.readout(head, best).next_to(plane, RIGHT, buff=0.8).align_to(plane, UP)
+        self.narrate("Key by key, each score is the sum of the products of the query's and the key's numbers.")
+        worked = {j: self.score_chip(head, tokens, j) for j in sorted({*range(min(len(tokens), MAX_PAIRS)), best})}
+        chips = VGroup(*worked.values()).arrange(RIGHT, buff=0.35)
+        fit_width(chips, 6.7 - readout.get_left()[0]).align_to(readout, LEFT)
+        chips.shift((SUBTITLE_TOP + GAP - chips.get_bottom()[1]) * UP)  # the scores so far, just above the subtitles
+        readout[1].set_opacity(0)  # no score before its working
+        self.play(FadeIn(readout[0]), run_time=0.4)
+        for j, chip in worked.items():
+            self.show_pair(keys, names, readout, head, j, tokens, chip)
+        # which is largest, and why, once every score it compares is on screen
         claim = largest_score(tokens, head.scores[0], head.qk_angles[0])
         self.narrate(claim.text)
-        self.play(FadeIn(readout), keys[best].animate.set_opacity(1), names[best].animate.set_opacity(1))
+        readout[1].set_value(head.scores[0, best])
+        self.play(
+            readout[1].animate.set_opacity(1), keys[best].animate.set_opacity(1), names[best].animate.set_opacity(1)
+        )
         factors = self.factors(head, tokens, best)
         fit_width(factors, 6.7 - readout.get_left()[0]).next_to(readout, DOWN, buff=0.4).align_to(readout, LEFT)
         said = {best, closest} if "points closer" in claim.text else {best}  # the keys the sentence names, lit
@@ -133,15 +146,7 @@ class AlignDotProducts(LessonScene):
         self.play(LaggedStart(*(FadeIn(row) for row in factors), lag_ratio=1.0), *closer, run_time=3.0)  # line by line
         self.finish_narration()
         self.wait(READ_HOLD)
-        dim = [m.animate.set_opacity(KEY_DIM) for j in said for m in (keys[j], names[j])]
-        self.play(FadeOut(factors), *dim)
-        self.narrate("Key by key, each score is the sum of the products of the query's and the key's numbers.")
-        worked = {j: self.score_chip(head, tokens, j) for j in sorted({*range(min(len(tokens), MAX_PAIRS)), best})}
-        chips = VGroup(*worked.values()).arrange(RIGHT, buff=0.35)
-        fit_width(chips, 6.7 - readout.get_left()[0]).align_to(readout, LEFT)
-        chips.shift((SUBTITLE_TOP + GAP - chips.get_bottom()[1]) * UP)  # the scores so far, just above the subtitles
-        for j, chip in worked.items():
-            self.show_pair(keys, names, readout, head, j, tokens, chip)
+        self.play(FadeOut(factors))
         self.fill_scores(head, tokens, VGroup(plane, note, query, q_name, keys, names, readout), worked)
 
     @staticmethod
