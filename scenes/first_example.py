@@ -119,6 +119,7 @@ class WorkCatSat(LessonScene):
         pair = VGroup(q_target, k_target).arrange(DOWN, buff=0.5)
         pair.scale(min(1.0, (TOP - SUBTITLE_TOP - GAP) / pair.height)).to_edge(LEFT, buff=0.6)
         pair.set_y((TOP + SUBTITLE_TOP + GAP) / 2)  # centred in the content area, clear of the subtitle band
+        self.finish_narration()  # X, V and the rule stay while "Q, K and V all equal X" is said
         self.play(
             FadeOut(VGroup(e_mat, rule, v_mat)),
             ReplacementTransform(q_mat, q_target),

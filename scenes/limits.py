@@ -21,7 +21,6 @@ from manim import (
     Square,
     SurroundingRectangle,
     Text,
-    Transform,
     VGroup,
     Write,
 )
@@ -112,9 +111,9 @@ class ListLimitations(LessonScene):
             gone, large = large, fit_content(card.copy())
             frame, heading, picture, note = large
             self.narrate(line)
-            arrive = AnimationGroup(Create(frame), Write(heading))
-            self.play(give_way(gone, arrive) if len(gone) else arrive, run_time=0.8)  # the first opens the clip
-            self.play(FadeIn(picture, shift=UP * 0.2), FadeIn(note), run_time=1.0)
+            # the whole card as its sentence starts: no empty card while the voice already names its picture
+            arrive = AnimationGroup(Create(frame), Write(heading), FadeIn(picture, shift=UP * 0.2), FadeIn(note))
+            self.play(give_way(gone, arrive) if len(gone) else arrive, run_time=1.2)  # the first opens the clip
         self.finish_narration()
         self.play(ReplacementTransform(large, cards[-1]), FadeIn(cards[:-1]), run_time=1.2)
         self.wait(2)
@@ -155,16 +154,17 @@ class GrowQuadratically(LessonScene):
         for n, count in zip(lengths[1:], cells[1:], strict=True):
             bigger = cell_grid(n, n * cell, palette.TEXT, 0.45).move_to(corner, aligned_edge=UL)
             was = SurroundingRectangle(grid, color=palette.HIGHLIGHT, buff=0, stroke_width=4)  # the grid before
+            fresh = self.grid_label(n, count, room)
             self.add(bigger, grid)  # the old cells on top of their copies: the new ones grow around them
             self.play(
                 FadeIn(bigger),
                 FadeOut(before),
                 Create(was),
-                Transform(label, self.grid_label(n, count, room)),
+                give_way(label, FadeIn(fresh)),  # the count switches, never morphs digit by digit
                 run_time=1.2,
             )
             self.remove(grid)
-            grid, before = bigger, was
+            grid, before, label = bigger, was, fresh
             self.wait(0.8)
         times = caption(f"double n  →  ×{fmt_int(doubling)} cells", BODY, palette.HEAT_HIGH, font=SERIF)
         self.play(FadeIn(times.next_to(label, DOWN, buff=0.2)), run_time=0.8)

@@ -140,10 +140,11 @@ class ShiftMeaning(LessonScene):
         ways = self.ways(meaning, case)  # faint: the whole way to each word, of which its pull is a share
         clear = meaning.moved(word, case.before, away=-np.append(case.pulls.sum(axis=0), 0))  # label off the pulls
         self.play(LaggedStart(*map(FadeIn, context), lag_ratio=0.1), FadeIn(ways), Transform(mark, clear))
-        others = [t for j, t in enumerate(case.tokens) if j != case.focus]
-        for token, arrow in zip(others, arrows, strict=True):  # one pull at a time, its word lit: short ones overlap
+        others = [j for j in range(len(case.tokens)) if j != case.focus]
+        for j, arrow in zip(others, arrows, strict=True):  # one pull at a time, its word and weight lit
+            token = case.tokens[j]
             lit = [Indicate(meaning.marks[token], color=palette.HIGHLIGHT)] if token in meaning.marks else []
-            self.play(GrowArrow(arrow), *lit, run_time=0.7)
+            self.play(GrowArrow(arrow), *lit, Indicate(weights[j], color=palette.HIGHLIGHT), run_time=0.7)
         table = self.distance_table(meaning, case)
         self.play(FadeIn(table.get_frame()), FadeIn(table.get_row(0)))
         trail = self.walk(meaning, mark, case, first)
