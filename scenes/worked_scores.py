@@ -9,6 +9,7 @@ Steps 1–4 are in ``worked_projections.py``, steps 8–10 in ``worked_outputs.p
 from __future__ import annotations
 
 from collections.abc import Collection
+from html import escape
 
 import numpy as np
 from manim import (
@@ -180,12 +181,15 @@ class AlignDotProducts(LessonScene):
     def factors(head: Head, tokens: list[str], best: int) -> VGroup:
         """The score as length times length times cos(angle), for the winning key and the key closest in angle."""
         closest = int(np.argmin(np.abs(head.qk_angles[0])))
+        q, k = palette.QUERY.to_hex(), palette.KEY.to_hex()
         rows = [
-            caption(
-                f"{tokens[j]}:  |q| {fmt(head.query_norms[0])} × |k| {fmt(head.key_norms[j])}"
-                f" × cos {fmt(head.qk_degrees[0, j], 1)}° = {fmt(head.scores[0, j])}",  # to a tenth: checks by hand
+            caption(  # each length in its role's colour; the angle to a tenth: it checks by hand
+                f"<span fgcolor='{k}'>{escape(tokens[j])}</span>:  "
+                f"<span fgcolor='{q}'>|q| {fmt(head.query_norms[0])}</span>"
+                f" × <span fgcolor='{k}'>|k| {fmt(head.key_norms[j])}</span>"
+                f" × cos {fmt(head.qk_degrees[0, j], 1)}° = {fmt(head.scores[0, j])}",
                 LEAD,
-                palette.KEY,
+                markup=True,
             )
             for j in dict.fromkeys((best, closest))
         ]
