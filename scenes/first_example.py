@@ -216,7 +216,7 @@ class WorkCatSat(LessonScene):
         """A caption line centred under ``figure``, no wider than the frame."""
         return fit_width(line, 12.5).next_to(figure, DOWN, buff=0.4).set_x(0)
 
-    def product_layout(self, cs: CatSat, heat: Heatmap) -> tuple[VGroup, float]:
+    def product_layout(self, cs: CatSat) -> tuple[VGroup, float]:
         """Where α V = Z stands at the end (V and Z at OUTPUT size), and the scale that fits it to the frame."""
         tokens = cs.tokens
         v_mat = LabelledMatrix(
@@ -232,7 +232,7 @@ class WorkCatSat(LessonScene):
         """Z of the first token: each value row scaled by its weight, then added up column by column;
         then every other token's row of Z, with α · V = Z drawn whole."""
         tokens, weights, i = cs.tokens, cs.weights[0], 0
-        product, zoom = self.product_layout(cs, heat)
+        product, zoom = self.product_layout(cs)
         small, v_mat, equals, z_all = product
         self.narrate(f"Finally the output of '{tokens[i]}': every value row, scaled by its weight, added up.")
         v_home = v_mat.copy()  # V again once the first row's sum is done
