@@ -111,9 +111,8 @@ class AddAndNorm(LessonScene):
         self.on_words("divided", FadeIn(arrow), FadeIn(normed.get_frame()), normed.fill_in(), run_time=1.5)
         self.narrate(claims.normalized(an.spread).text)
         self.play(Write(worked[1]), Create(frames[1]), run_time=1.5)
-        row = an.normed[0]
-        mean = 0.0 if abs(float(np.mean(row))) < 5e-4 else float(np.mean(row))  # no "−0.000"
-        now = caption(f"now: mean {fmt(mean, 3)}, standard deviation {fmt(float(np.std(row)), 3)}", BODY)
+        row = an.normed[0]  # fmt writes no "−0.000"
+        now = caption(f"now: mean {fmt(float(np.mean(row)), 3)}, standard deviation {fmt(float(np.std(row)), 3)}", BODY)
         now.match_height(worked[0]).move_to(worked[0], aligned_edge=LEFT)  # the row's own two numbers, after
         self.play(give_way(worked[0], FadeIn(now)), run_time=1.0)
         worked = VGroup(now, worked[1])

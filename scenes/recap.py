@@ -115,9 +115,8 @@ class RecapSteps(LessonScene):
             formula(r"\mathrm{Norm}(X + \text{output})", size=FORMULA),
         )
         fit_width(layer[0], 12).move_to(legend).set_x(0)  # in the legend's place: the shapes are read by now
-        fit_width(VGroup(*layer[1:]).arrange(RIGHT, buff=0.8), 13).next_to(rows, DOWN, buff=0.2).set_x(
-            0
-        )  # under step 7
+        block = fit_width(VGroup(*layer[1:]).arrange(RIGHT, buff=0.8), 13)  # W_O and Add & Norm, under step 7
+        block.next_to(rows, DOWN, buff=0.2).set_x(0)  # under step 7
         self.narrate("Softmax of QKᵀ over √d_k, times V: that is one head.")
         self.play(Create(box), FadeOut(legend), run_time=0.8)  # the legend leaves before the formula takes its place
         self.play(Write(layer[0]), run_time=0.8)
