@@ -7,7 +7,6 @@ import numpy as np
 from manim import (
     DOWN,
     LEFT,
-    RIGHT,
     UP,
     AnimationGroup,
     Create,
@@ -39,6 +38,7 @@ from scenes.kit import (
 )
 from scenes.kit.layout import GAP, SUBTITLE_TOP, caption_band
 from scenes.kit.meaning_map import MeaningMap, cluster_color
+from scenes.kit.pull_chain import PullChain
 
 TIE = 0.05  # distances within 5 % of each other count as "about as far"
 
@@ -105,21 +105,29 @@ class ShiftMeaning(LessonScene):
         meaning.scale(min(1.0, (top - SUBTITLE_TOP - GAP) / meaning.height))
         meaning.next_to(top * UP, DOWN, buff=0).to_edge(LEFT, buff=0.3)
         self.add(meaning)
+        left = meaning.get_right()[0] + 0.4  # the room right of the map: the pulls, then the distances
+        self.room = (left, top, 7.1 - 0.3, SUBTITLE_TOP + GAP)
         mark = meaning.mark(word, palette.TEXT, at=ss.cases[0].before)
         self.narrate(f"Now let attention move '{word}'. Its sentence decides where it goes.")
         self.play(FadeIn(mark, scale=1.5))
         for n, case in enumerate(ss.cases):
-            shown = self.show_case(meaning, mark, case, title, first=n == 0, head=ss.head)
+            shown, trail = self.show_case(meaning, mark, case, title, first=n == 0, head=ss.head)
             if n + 1 < len(ss.cases):
-                self.reset(meaning, mark, case, shown)
+                self.reset(meaning, mark, case, shown, trail, n + 1)
 
-    def reset(self, meaning: MeaningMap, mark, case: ShiftCase, shown: VGroup) -> None:
-        """Clear the sentence; the word returns to its static place."""
-        self.narrate(f"Same static '{case.word}', another sentence.")
-        self.play(FadeOut(shown), Transform(mark, meaning.moved(case.word, case.before)))
+    def reset(self, meaning: MeaningMap, mark, case: ShiftCase, shown: VGroup, trail: VGroup, n: int) -> None:
+        """Clear the sentence; the word returns to its static place, where it went stays in grey."""
+        self.narrate(f"Same static '{case.word}', another sentence. Where the last one took it stays, in grey.")
+        self.play(
+            FadeOut(shown),
+            trail.animate.set_stroke(palette.MUTED, opacity=0.6),
+            Transform(mark, meaning.moved(case.word, case.before)),
+        )
+        ghost = meaning.mark(f"after sentence {n}", palette.MUTED, at=case.after, away_from=case.before)
+        self.play(FadeIn(ghost))  # placed once the word has left: its label keeps off the word's
 
     def show_case(self, meaning: MeaningMap, mark, case: ShiftCase, title, first: bool, head: int) -> VGroup:
-        """One sentence: its weights, the pulls as arrows, the walk along the path, the distances.
+        """One sentence: its weights, the pulls magnified tip to tail beside the map, the walk along the path, the distances.
         The first sentence explains each step; the next ones go through the same steps in fewer words."""
         sentence, weights = self.sentence(case, title)
         word = case.word
@@ -132,24 +140,33 @@ class ShiftMeaning(LessonScene):
         self.play(FadeIn(sentence))
         self.play(LaggedStart(*(FadeIn(w, shift=DOWN * 0.1) for w in weights), lag_ratio=0.15))
         context = self.context(meaning, case)
-        arrows = self.arrows(meaning, case)
+        chain = self.chain(meaning, case)
         if first:
             self.narrate(
                 "Each word pulls it toward its place, by its weight: here a word's place plays its value vector."
             )
         ways = self.ways(meaning, case)  # faint: the whole way to each word, of which its pull is a share
         clear = meaning.moved(word, case.before, away=-np.append(case.pulls.sum(axis=0), 0))  # label off the pulls
-        self.play(LaggedStart(*map(FadeIn, context), lag_ratio=0.1), FadeIn(ways), Transform(mark, clear))
+        self.play(
+            LaggedStart(*map(FadeIn, context), lag_ratio=0.1),
+            FadeIn(ways),
+            Transform(mark, clear),
+            FadeIn(chain.heading),
+            FadeIn(chain.start),
+        )
         others = [j for j in range(len(case.tokens)) if j != case.focus]
-        for j, arrow in zip(others, arrows, strict=True):  # one pull at a time, its word and weight lit
+        for j, arrow, label in zip(others, chain.arrows, chain.labels, strict=True):  # one pull at a time, lit
             token = case.tokens[j]
             lit = [Indicate(meaning.marks[token], color=palette.HIGHLIGHT)] if token in meaning.marks else []
-            self.play(GrowArrow(arrow), *lit, Indicate(weights[j], color=palette.HIGHLIGHT), run_time=0.7)
-        table = self.distance_table(meaning, case)
-        self.play(FadeIn(table.get_frame()), FadeIn(table.get_row(0)))
-        trail = self.walk(meaning, mark, case, first)
+            self.play(GrowArrow(arrow), FadeIn(label), *lit, Indicate(weights[j], color=palette.HIGHLIGHT))
+        if first:
+            self.narrate(f"Its own weight pulls nowhere: '{word}' is already at its own place.")
+            self.play(Indicate(weights[case.focus], color=palette.HIGHLIGHT), Indicate(chain.start))
+        trail = self.walk(meaning, mark, case, first, chain)
         if first:
             self.narrate("Its new position is the weighted sum: how far is it from each centre now?")
+        table = self.distance_table(meaning, case)
+        self.play(FadeOut(chain), FadeIn(table.get_frame()), FadeIn(table.get_row(0)))
         self.play(FadeIn(table.get_row(1)))
         verdict = self.verdict(case).next_to(table, DOWN, buff=0.5)
         self.play(Write(verdict))
@@ -162,7 +179,7 @@ class ShiftMeaning(LessonScene):
         self.wait(1.5)
         for token in context.words:
             meaning.forget(token)
-        return VGroup(sentence, weights, context, ways, arrows, trail, table, verdict)
+        return VGroup(sentence, weights, context, ways, table, verdict), trail
 
     def sentence(self, case: ShiftCase, title) -> tuple[TokenRow, VGroup]:
         """The tokens under the title (the focus word lit: blue is the tech cluster), each one's weight under it."""
@@ -195,25 +212,37 @@ class ShiftMeaning(LessonScene):
             *(DashedLine(start, meaning.point(meaning.words[t]), color=palette.MUTED, stroke_width=1.5) for t in others)
         ).set_opacity(0.5)
 
-    def arrows(self, meaning: MeaningMap, case: ShiftCase) -> VGroup:
-        """One arrow from the word to each other word of its sentence, sized by its weight."""
+    def chain(self, meaning: MeaningMap, case: ShiftCase) -> PullChain:
+        """The other words' pulls, tip to tail and magnified, in the room right of the map."""
         others = [j for j in range(len(case.tokens)) if j != case.focus]
-        strongest = max(case.weights[j] for j in others)
-        return VGroup(*(meaning.pull_arrow(case.before, case.tokens[j], case.weights[j], strongest) for j in others))
+        tokens = [case.tokens[j] for j in others]
+        colours = [meaning.marks[t].dot.get_color() if t in meaning.marks else palette.MUTED for t in tokens]
+        unit = float(np.linalg.norm(meaning.point([1, 0]) - meaning.point([0, 0])))
+        left, top, right, bottom = self.room
+        chain = PullChain(
+            case.word, tokens, case.weights[others], case.pulls[others], colours, unit, right - left, top - bottom
+        )
+        return chain.move_to([(left + right) / 2, (top + bottom) / 2, 0])
 
-    def walk(self, meaning: MeaningMap, mark, case: ShiftCase, first: bool) -> VGroup:
-        """The word moves along its path of partial sums, one pull at a time, leaving a trail."""
+    def walk(self, meaning: MeaningMap, mark, case: ShiftCase, first: bool, chain: PullChain) -> VGroup:
+        """The word moves along its path of partial sums, one pull at a time (lit in the chain), leaving a trail;
+        the chain's sum, its move, is drawn last."""
         word = case.word
         if first:
             self.narrate(f"Adding the pulls one by one, '{word}' walks to its new, contextual position.")
         trail = VGroup()
-        path = case.path
-        for start, end in zip(path[:-1], path[1:], strict=True):
-            if np.allclose(start, end):
-                continue
+        others = [j for j in range(len(case.tokens)) if j != case.focus]
+        steps = zip(case.path[others], case.path[[j + 1 for j in others]], chain.arrows, strict=True)
+        for start, end, arrow in steps:
             step = Line(meaning.point(start), meaning.point(end), color=palette.HEAT_LOW, stroke_width=3)
             trail.add(step)
-            self.play(Create(step), Transform(mark, meaning.moved(word, end)), run_time=0.9)
+            self.play(
+                Create(step),
+                Transform(mark, meaning.moved(word, end)),
+                Indicate(arrow, color=arrow.get_color()),
+                run_time=0.9,
+            )
+        self.play(GrowArrow(chain.move))
         return trail
 
     def distance_table(self, meaning: MeaningMap, case: ShiftCase) -> LabelledMatrix:
@@ -225,7 +254,8 @@ class ShiftMeaning(LessonScene):
             label.set_color(cluster_color(name))
         heading = caption("distance to each centre", CAPTION, palette.MUTED).next_to(table, UP, buff=0.25)
         table.name.add(heading)
-        return table.to_edge(RIGHT, buff=0.6).shift(DOWN * 0.2)
+        left, top, right, bottom = self.room
+        return table.move_to([(left + right) / 2, top - 0.3 - table.height / 2, 0])
 
     def verdict(self, case: ShiftCase) -> VGroup:
         """Which cluster the word moved toward, read from the distances."""

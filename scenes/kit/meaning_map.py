@@ -14,7 +14,6 @@ from manim import (
     UL,
     UP,
     UR,
-    Arrow,
     Circle,
     DashedLine,
     Dot,
@@ -203,22 +202,6 @@ class MeaningMap(VGroup):
     def forget(self, word: str) -> WordMark:
         """Stop avoiding ``word``'s label (before fading it out); returns its mark."""
         return self.marks.pop(word)
-
-    def pull_arrow(self, start: Sequence[float], word: str, weight: float, strongest: float) -> Arrow:
-        """The pull of ``word`` on the word at ``start``: its attention ``weight`` times the way to its place (the
-        step it adds to the weighted sum), wider for a larger one, coloured on the weights' fixed 0–1 scale."""
-        share = weight / strongest if strongest > 0 else 0.0
-        begin = np.asarray(start, dtype=float)
-        return Arrow(  # short pulls keep their width and tip: a weak pull is short, never invisible
-            self.point(begin),
-            self.point(begin + weight * (self.words[word] - begin)),
-            buff=0,
-            stroke_width=3 + 5 * share,
-            color=palette.heat(weight),  # the weights' one scale, 0 to 1, as in every heatmap and bar
-            tip_length=0.16,
-            max_tip_length_to_length_ratio=0.45,
-            max_stroke_width_to_length_ratio=40,
-        )
 
     def distance_lines(self, xy: Sequence[float], distances: Mapping[str, float]) -> VGroup:
         """Dashed lines from ``xy`` to each centroid, each with its computed length beside it."""

@@ -53,21 +53,6 @@ def test_close_words_get_separate_labels():
     assert not overlaps(a.label, b.label)
 
 
-def test_stronger_weight_draws_a_thicker_arrow():
-    m = small_map()
-    weak, strong = m.pull_arrow([0, 0], "c", 0.1, 0.5), m.pull_arrow([0, 0], "c", 0.5, 0.5)
-    assert strong.get_stroke_width() > weak.get_stroke_width()
-
-
-def test_a_pull_is_its_weight_times_the_way_to_the_word():
-    m = small_map()
-    start, weight = np.array([0.0, 0.0]), 0.25
-    arrow = m.pull_arrow(start, "c", weight, 0.5)
-    expected = start + weight * (m.words["c"] - start)  # the step this word adds to the weighted sum
-    assert np.allclose(arrow.get_end(), m.plane.c2p(*expected), atol=1e-6)
-    assert np.allclose(arrow.get_start(), m.plane.c2p(*start), atol=1e-6)
-
-
 def test_moved_mark_sits_at_the_new_point():
     m = small_map()
     m.mark("a", at=[0, 0])
