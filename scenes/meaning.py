@@ -126,8 +126,11 @@ class ShiftMeaning(LessonScene):
         ghost = meaning.mark(f"after sentence {n}", palette.MUTED, at=case.after, away_from=case.before)
         self.play(FadeIn(ghost))  # placed once the word has left: its label keeps off the word's
 
-    def show_case(self, meaning: MeaningMap, mark, case: ShiftCase, title, first: bool, head: int) -> VGroup:
-        """One sentence: its weights, the pulls magnified tip to tail beside the map, the walk along the path, the distances.
+    def show_case(
+        self, meaning: MeaningMap, mark, case: ShiftCase, title, first: bool, head: int
+    ) -> tuple[VGroup, VGroup]:
+        """One sentence: its weights, the pulls magnified beside the map, the walk, the distances; returns what
+        goes when the next sentence comes, and the walk's trail (which stays).
         The first sentence explains each step; the next ones go through the same steps in fewer words."""
         sentence, weights = self.sentence(case, title)
         word = case.word
