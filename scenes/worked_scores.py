@@ -54,7 +54,7 @@ from scenes.kit import (
     token_cell,
 )
 from scenes.kit.base import READ_HOLD
-from scenes.kit.layout import GAP, MAX_ROWS, SUBTITLE_TOP, TOP, below_title, fit_width, token_matrix
+from scenes.kit.layout import GAP, MAX_ROWS, SUBTITLE_TOP, TOP, below_title, fit_width, grow_within, token_matrix
 from scenes.kit.meaning_map import place_label
 from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt
@@ -233,7 +233,12 @@ class AlignDotProducts(LessonScene):
         """The QKᵀ grid: row 1 from the scores just worked out, each moving into its cell, then the other rows."""
         self.narrate("Every query meets every key: the scores fill the grid QKᵀ, one row per query.")
         grid = token_matrix(head.scores, tokens, r"QK^{T}", col_labels=tokens, max_cols=MAX_ROWS)
-        fit_width(grid, 12).move_to(DOWN * 0.3)
+        room = TOP - (SUBTITLE_TOP + GAP)
+        grow_within(grid, 12, room)  # as large as the content area allows; a long sentence's grid only narrower
+        if grid.height <= room:
+            below_title(grid).set_x(0)
+        else:
+            grid.move_to(DOWN * 0.3)
         self.play(FadeOut(old), run_time=0.8)  # the scores worked out stay
         shown = {j: chip for j, chip in worked.items() if grid.is_shown(0, j)}
         moved = [ReplacementTransform(chip[1], grid.get_entry(0, j)) for j, chip in shown.items()]
