@@ -22,9 +22,12 @@ from manim import (
     FadeIn,
     FadeOut,
     GrowArrow,
+    GrowFromEdge,
     Indicate,
+    LaggedStart,
     MathTex,
     Mobject,
+    Rectangle,
     Rotate,
     SurroundingRectangle,
     Transform,
@@ -35,7 +38,7 @@ from manim import (
 )
 
 from attention_math.demos import dot_with_turned_key
-from attention_math.types import Alignment
+from attention_math.types import Alignment, Head
 from scenes.kit import (
     BODY,
     FORMULA,
@@ -47,7 +50,6 @@ from scenes.kit import (
     SERIF,
     TITLE,
     LessonScene,
-    SoftmaxBars,
     TokenLabel,
     VectorPlane,
     caption,
@@ -57,10 +59,15 @@ from scenes.kit import (
     palette,
 )
 from scenes.kit.diagrams import Card
-from scenes.kit.layout import caption_band
+from scenes.kit.layout import caption_band, fit_content
+from scenes.kit.matrices import shown_indices
 from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt, vector_text
 from scenes.kit.text import attention_formula
+
+ROW_BUFF = 0.35  # between a lookup table's rows, in both tables
+BAR_UNIT = 2.0  # a weight bar's length for a weight of 1
+MAX_LOOKUP_ROWS = 6  # keys listed before a long sentence's middle ones become ⋮
 
 
 def parts_of(tex: MathTex, part: str) -> VGroup:
@@ -174,24 +181,29 @@ def fraction_parts(tex: MathTex) -> tuple[VGroup, VGroup]:
 
 
 class LookUpDatabase(LessonScene):
-    """A database returns the value of the one key that matches; attention blends every value by weight."""
+    """A database returns the value of the one key that matches; attention blends every value by weight.
+    The two lookups are drawn as the same table, key → value, side by side: the analogy is in the layout."""
 
     def construct(self) -> None:
-        title = self.show_title()
-        exact = self.database_lookup().next_to(title, DOWN, buff=0.6).to_edge(LEFT, buff=0.8)
+        self.show_title()
+        exact, soft = self.database_lookup(), self.soft_lookup()
+        VGroup(exact, soft).arrange(RIGHT, buff=1.2, aligned_edge=UP)
+        soft[1].align_to(exact[1], UP)  # the two tables level, row by row
+        soft[2].next_to(soft[1], DOWN, aligned_edge=LEFT, buff=0.6)
+        fit_content(VGroup(exact, soft), width=13.4)
         self.narrate("In a database, a query is compared with the keys, and the matching record's value comes back.")
         self.play(FadeIn(exact[0]), FadeIn(exact[1]))
         self.play(Create(exact[2]), FadeIn(exact[3], shift=RIGHT * 0.2))
         self.wait(1.5)
-
-        soft = self.soft_lookup().next_to(title, DOWN, buff=0.6).to_edge(RIGHT, buff=0.8)
+        heading, table, answer = soft
         self.narrate("Attention is a soft lookup: the query matches every key a little, with a weight.")
-        self.play(FadeIn(soft[0]))
-        self.play(soft[1].grow())
-        self.play(FadeIn(soft[1].get_total()))
+        self.play(FadeIn(heading), FadeIn(table.keys), FadeIn(table.names[:3]))
+        self.play(LaggedStart(*(GrowFromEdge(bar, LEFT) for bar in table.bars), lag_ratio=0.2), FadeIn(table.weights))
         self.narrate("The answer mixes every value by those weights. Each word is a query once; every word is a key.")
-        self.play(FadeIn(soft[2], shift=RIGHT * 0.2))
-        self.on_words("every word is a key", Indicate(soft[1].labels, color=palette.KEY, scale_factor=1.2))
+        values = (FadeIn(v, shift=RIGHT * 0.2) for v in table.values)
+        self.play(FadeIn(table.names[3:]), LaggedStart(*values, lag_ratio=0.2))
+        self.play(FadeIn(answer, shift=RIGHT * 0.2))
+        self.on_words("every word is a key", Indicate(table.keys, color=palette.KEY, scale_factor=1.2))
         self.wait(1.5)
 
     def database_lookup(self) -> VGroup:
@@ -200,18 +212,17 @@ class LookUpDatabase(LessonScene):
         query = VGroup(
             caption("query:", LEAD, palette.QUERY, font=SERIF), caption('"Japan"', LEAD, font=SERIF)
         ).arrange(RIGHT)
-        rows = VGroup(
-            *(
-                VGroup(
-                    caption(k, LEAD, palette.KEY, font=SERIF),
-                    caption("→", LEAD, font=SERIF),
-                    caption(v, LEAD, palette.VALUE, font=SERIF),
-                ).arrange(RIGHT)
-                for k, v in (("France", "Paris"), ("Japan", "Tokyo"), ("Peru", "Lima"))
-            )
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.35)
-        VGroup(heading, query, rows).arrange(DOWN, aligned_edge=LEFT, buff=0.5)
+        names = [caption("key", LABEL, palette.MUTED), VGroup(), caption("value", LABEL, palette.MUTED)]
+        records = [
+            [caption(k, LEAD, palette.KEY), caption("→", LEAD), caption(v, LEAD, palette.VALUE)]
+            for k, v in (("France", "Paris"), ("Japan", "Tokyo"), ("Peru", "Lima"))
+        ]
+        table = VGroup(*names, *(c for r in records for c in r))
+        table.arrange_in_grid(rows=len(records) + 1, cols=3, buff=(0.3, ROW_BUFF), col_alignments="lcl")
+        rows = VGroup(*(VGroup(*r) for r in records))
+        VGroup(heading, query, table).arrange(DOWN, aligned_edge=LEFT, buff=0.5)
         match = SurroundingRectangle(rows[1], color=palette.HEAT_LOW, buff=0.1)
+        rows.add_to_back(VGroup(*names))
         answer = VGroup(
             caption("returns:", LEAD, font=SERIF), caption("Tokyo", LEAD, palette.VALUE, font=SERIF)
         ).arrange(RIGHT)
@@ -219,25 +230,50 @@ class LookUpDatabase(LessonScene):
         return VGroup(VGroup(heading, query), rows, match, answer)
 
     def soft_lookup(self) -> VGroup:
-        """Heading and query token, the weight of every key (worked example, head 1), and the blended answer."""
-        head = self.values.worked_example.heads[0]
-        tokens = self.values.worked_example.tokens
-        heading = caption("Attention: soft match", HEADING, font=SERIF)
-        query = VGroup(
-            caption("query:", LEAD, palette.QUERY, font=SERIF), TokenLabel(f'"{tokens[0]}"', font_size=34)
-        ).arrange(RIGHT)
-        bar_width = min(0.95, 3.6 / len(tokens))  # the panel keeps to the right half of the frame
-        tall = 2.6 if len(tokens) <= 6 else 1.8  # a long sentence's turned labels take the rest
-        bars = SoftmaxBars(
-            head.weights[0], tokens, total=head.weight_sums[0], height=tall, bar_width=bar_width, weights=True
-        )
-        bars.labels.set_color(palette.KEY)  # the tokens only: the colour scale keeps its map
-        blend = f"= {vector_text(head.output[0], 2)}"  # what comes back: the output of that query
+        """Heading and query token; a table like the database's, one row per key (worked example, head 1): the
+        query's weight on it (a bar on the weights' 0–1 scale), the key, its value vector; the blended answer."""
+        we = self.values.worked_example
+        head, tokens = we.heads[0], we.tokens
+        heading = VGroup(
+            caption("Attention: soft match", HEADING, font=SERIF),
+            VGroup(
+                caption("query:", LEAD, palette.QUERY, font=SERIF), TokenLabel(f'"{tokens[0]}"', font_size=LEAD)
+            ).arrange(RIGHT),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.5)
+        table = self.weighted_rows(head, tokens).next_to(heading, DOWN, aligned_edge=LEFT, buff=0.5)
         answer = VGroup(
-            caption("returns: Σ weight × value", LEAD, palette.VALUE, font=SERIF), caption(blend, LEAD, palette.VALUE)
+            caption("returns: Σ weight × value", LEAD, font=SERIF),
+            caption(f"= {vector_text(head.output[0], 2)}", LEAD, palette.VALUE),
         ).arrange(RIGHT, buff=0.2)
-        VGroup(heading, query, bars, answer).arrange(DOWN, aligned_edge=LEFT, buff=0.5)
-        return VGroup(VGroup(heading, query), bars, answer)
+        answer.next_to(table, DOWN, aligned_edge=LEFT, buff=0.6)
+        return VGroup(heading, table, answer)
+
+    @staticmethod
+    def weighted_rows(head: Head, tokens: list[str]) -> VGroup:
+        """weight bar, weight, key → value: one row per key shown (a long sentence's middle rows as ⋮)."""
+        shown = shown_indices(len(tokens), MAX_LOOKUP_ROWS)
+        names = ("weight", "key", "", "value")
+        cells: list = [VGroup(), *(caption(n, LABEL, palette.MUTED) if n else VGroup() for n in names)]
+        for j in shown:
+            if j is None:
+                cells += [VGroup(), caption("⋮", LEAD, palette.MUTED), VGroup(), VGroup(), VGroup()]
+                continue
+            weight = head.weights[0, j]
+            bar = Rectangle(width=max(BAR_UNIT * weight, 0.02), height=0.3, stroke_width=0)
+            cells += [
+                bar.set_fill(palette.heat(weight), opacity=1),  # the weights' one colour scale
+                caption(fmt(weight), LEAD),
+                TokenLabel(tokens[j], font_size=LEAD, color=palette.KEY),
+                caption("→", LEAD),
+                caption(vector_text(head.V[j], 2), LEAD, palette.VALUE),
+            ]
+        grid = VGroup(*cells).arrange_in_grid(rows=len(shown) + 1, cols=5, buff=(0.3, ROW_BUFF), col_alignments="lrlcl")
+        rows = [cells[5 * r : 5 * r + 5] for r in range(1, len(shown) + 1)]
+        grid.names = VGroup(*cells[:5])
+        grid.bars, grid.weights = VGroup(*(r[0] for r in rows)), VGroup(*(r[1] for r in rows))
+        grid.keys = VGroup(*(r[2] for r in rows))
+        grid.values = VGroup(*(VGroup(r[3], r[4]) for r in rows))
+        return grid
 
 
 def angle_mark(plane: VectorPlane, start: float, end: float) -> VGroup:

@@ -11,6 +11,7 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, Arrow, Dot, ManimColor, VGroup
 
 from . import palette
+from .layout import fit_width
 from .meaning_map import overlaps
 from .numbers import Number
 from .text import CAPTION, LABEL, caption
@@ -24,7 +25,12 @@ def magnification(span: np.ndarray, room: tuple[float, float]) -> float:
     """How many times larger than the map the chain is drawn: as large as ``room`` allows (``span`` is its size
     on the map's screen scale), a whole number from 2 on, so the heading can say it plainly."""
     fits = min(r / s for r, s in zip(room, span, strict=True) if s > 1e-9) if np.any(span > 1e-9) else 1.0
-    return float(math.floor(fits)) if fits >= 2 else round(fits, 1)
+    return plain(fits)
+
+
+def plain(times: float) -> float:
+    """``times`` rounded down to a number the heading can say: whole from 2 on, else to a tenth (at least 0.1)."""
+    return float(math.floor(times)) if times >= 2 else max(math.floor(times * 10) / 10, 0.1)
 
 
 class PullChain(VGroup):
@@ -46,12 +52,22 @@ class PullChain(VGroup):
         height: float,
     ) -> None:
         super().__init__()
-        points = np.vstack([np.zeros(2), np.cumsum(pulls, axis=0)])  # after each pull, from the word's place
-        span = np.ptp(points, axis=0) * unit
+        self.room = (width, height)
+        self.path = np.vstack([np.zeros(2), np.cumsum(pulls, axis=0)])  # after each pull, from the word's place
+        span = np.ptp(self.path, axis=0) * unit
         self.times = magnification(span, (width - LABEL_ROOM[0], height - LABEL_ROOM[1]))
+        while True:  # the labels' room was a guess: smaller until the whole chain, labels and heading fit
+            self._draw(word, tokens, weights, colours, unit)
+            if (self.width <= width and self.height <= height) or self.times <= 0.1:
+                break
+            self.times = plain(0.95 * self.times * min(width / self.width, height / self.height))
+            self.remove(*self.submobjects)
+
+    def _draw(self, word: str, tokens, weights, colours, unit: float) -> None:
         scale = unit * self.times
-        at = [np.array([x * scale, y * scale, 0.0]) for x, y in points]
+        at = [np.array([x * scale, y * scale, 0.0]) for x, y in self.path]
         self.heading = caption(f"the pulls on “{word}”, drawn {self.times:g}× larger", CAPTION, palette.MUTED)
+        fit_width(self.heading, self.room[0])  # a long word: smaller type, not a smaller chain
         self.start = VGroup(Dot(at[0], radius=0.08, color=palette.TEXT))
         self.arrows = VGroup(
             *(
