@@ -43,7 +43,7 @@ from scenes.kit import (
     palette,
 )
 from scenes.kit.charts import cell_grid, panel
-from scenes.kit.layout import fit_content, fit_width
+from scenes.kit.layout import TOP, fit_content, fit_width
 from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt_bytes, fmt_count, fmt_int
 
@@ -119,7 +119,7 @@ class ListLimitations(LessonScene):
         self.wait(2)
 
 
-GRID = 4.2  # side of the largest query-key grid; every grid's cells are that grid's size
+GRID = 4.3  # side of the largest query-key grid; every grid's cells are that grid's size
 
 
 class GrowQuadratically(LessonScene):
@@ -128,14 +128,15 @@ class GrowQuadratically(LessonScene):
     def construct(self) -> None:
         cost = self.values.complexity
         self.show_title()
-        self.grow_grid(cost.grid_lengths, cost.grid_cells, cost.doubling_factor)
-        self.tabulate(cost)
+        grids = self.grow_grid(cost.grid_lengths, cost.grid_cells, cost.doubling_factor)
+        self.tabulate(cost, grids)
 
-    def grow_grid(self, lengths: list[int], cells: list[int], doubling: int) -> None:
+    def grow_grid(self, lengths: list[int], cells: list[int], doubling: int) -> VGroup:
         """Each token length as a grid of query-key cells, with its cell count. The cells keep one size, so the
-        grid's area grows as its cell count does; the grid before stays framed in its corner."""
+        grid's area grows as its cell count does; the grid before stays framed in its corner. In the middle of
+        the frame while it is the whole picture; returns all of it, to move aside for the table."""
         cell = GRID / max(lengths)
-        room = Square(GRID).move_to(LEFT * 3.25 + UP * 0.15)  # where the largest grid will stand
+        room = Square(GRID).move_to(UP * (TOP - 0.45 - GRID / 2))  # where the largest grid will stand
         corner = room.get_corner(UL)
         axes = VGroup(
             caption("keys →", SMALL, palette.KEY, font=SERIF).next_to(room, UP, buff=0.15).align_to(room, LEFT),
@@ -172,14 +173,15 @@ class GrowQuadratically(LessonScene):
         if self.title is not None:  # the title's O(n²), named here for the first time
             self.play(Indicate(self.title, color=palette.HIGHLIGHT, scale_factor=1.05))
         self.wait(1.0)
+        return VGroup(axes, grid, before, label, times)
 
     @staticmethod
     def grid_label(n: int, cells: int, room: VGroup) -> Text:
         line = caption(f"n = {fmt_int(n)} tokens: {fmt_int(cells)} cells", CAPTION, font=SERIF)
         return line.next_to(room, DOWN, buff=0.25)
 
-    def tabulate(self, cost: Complexity) -> None:
-        """Real sequence lengths: comparisons and the memory of one attention matrix."""
+    def tabulate(self, cost: Complexity, grids: VGroup) -> None:
+        """Real sequence lengths: comparisons and the memory of one attention matrix (the grids move aside)."""
         header = [
             caption("tokens n", LABEL, palette.MUTED, font=SERIF),
             notation(caption("comparisons n²", LABEL, palette.MUTED, font=SERIF)),
@@ -199,6 +201,7 @@ class GrowQuadratically(LessonScene):
         )
         fit_width(table, 7.2).to_edge(RIGHT, buff=0.5).set_y(0.3)  # its frame clear of the grid
         self.narrate("Real texts are far longer. One attention matrix needs one weight per pair of tokens.")
+        self.play(grids.animate.scale(0.95).to_edge(LEFT, buff=0.5), run_time=1.0)
         self.play(FadeIn(VGroup(*header)), run_time=0.8)
         last = rows[-1]
         self.narrate(
