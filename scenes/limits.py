@@ -200,9 +200,11 @@ class GrowQuadratically(LessonScene):
             cols=3, buff=(0.4, 0.5), col_alignments="rrr"
         )
         fit_width(table, 7.2).to_edge(RIGHT, buff=0.5).set_y(0.3)  # its frame clear of the grid
+        scope = caption("one attention matrix: one head of one layer", BODY, palette.MUTED, font=SERIF)
+        scope.next_to(table, UP, buff=0.35).align_to(table, RIGHT)
         self.narrate("Real texts are far longer. One attention matrix needs one weight per pair of tokens.")
         self.play(grids.animate.scale(0.95).to_edge(LEFT, buff=0.5), run_time=1.0)
-        self.play(FadeIn(VGroup(*header)), run_time=0.8)
+        self.play(FadeIn(scope), FadeIn(VGroup(*header)), run_time=0.8)
         last = rows[-1]
         self.narrate(
             f"At {fmt_int(cost.sequence_lengths[-1])} tokens that is {fmt_count(cost.comparisons[-1])} "
@@ -214,6 +216,7 @@ class GrowQuadratically(LessonScene):
             self.wait(0.6)
         box = SurroundingRectangle(VGroup(*last), color=palette.HEAT_HIGH, buff=0.15)
         self.play(Create(box), run_time=0.8)
+        self.on_words("one head of one layer", Indicate(scope, color=palette.TEXT, scale_factor=1.05))
         order = formula(
             r"O(n^{2} \cdot d_{\text{model}})", r"\; + \; O(n \cdot d_{\text{model}}^{2})", size=DISPLAY
         ).next_to(table, DOWN, buff=0.45)
