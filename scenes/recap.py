@@ -34,6 +34,8 @@ ROW_GAP = 0.42  # between the steps' rows, when the frame has room
 BOX_BUFF = 0.15  # between the rows and the box drawn round them
 BLOCK_LINE = 0.7  # kept below the rows: the full block's line (W_O, Add & Norm) under step 7
 
+JOINED = r"[\,Z^{(1)} \cdots Z^{(h)}\,]"  # the heads' outputs side by side: their concatenation
+
 
 def sized(*dims: tuple[str, int]) -> str:
     """TeX of a shape in symbols and in the example's sizes: ``n \times d_k = 4 \times 2`` (with n = d_model,
@@ -90,7 +92,7 @@ class RecapSteps(LessonScene):
             ),
             (
                 names[6],
-                r"\mathrm{concat}(\text{heads})" + (r"\, W_{O}" if we.W_O is not None else ""),
+                JOINED + (r"\, W_{O}" if we.W_O is not None else ""),
                 sized(("n", T), ("d_{model}", d_model)),
                 f"The {fmt_int(h)} heads are joined"
                 + (" and mixed by W_O" if we.W_O is not None else "")
@@ -110,14 +112,14 @@ class RecapSteps(LessonScene):
         box = SurroundingRectangle(rows[1:6], color=palette.MUTED, buff=BOX_BUFF)  # steps 2–6: one head
         whose = "" if we.W_O is not None else "full block: "  # our example's row 7 has no W_O: say whose it is
         layer = VGroup(
-            formula(r"\text{head} = \mathrm{softmax}\!\left(\frac{QK^{T}}{\sqrt{d_k}}\right) V", size=FORMULA),
-            formula(rf"\text{{{whose}output}} = \mathrm{{concat}}(\text{{heads}})\, W_{{O}}", size=FORMULA),
+            formula(r"Z = \mathrm{softmax}\!\left(\frac{QK^{T}}{\sqrt{d_k}}\right) V", size=FORMULA),
+            formula(rf"\text{{{whose}output}} = {JOINED}\, W_{{O}}", size=FORMULA),
             formula(r"\mathrm{Norm}(X + \text{output})", size=FORMULA),
         )
         fit_width(layer[0], 12).move_to(legend).set_x(0)  # in the legend's place: the shapes are read by now
         block = fit_width(VGroup(*layer[1:]).arrange(RIGHT, buff=0.8), 13)  # W_O and Add & Norm, under step 7
         block.next_to(rows, DOWN, buff=0.2).set_x(0)  # under step 7
-        self.narrate("Softmax of QKᵀ over √d_k, times V: that is one head.")
+        self.narrate("Softmax of QKᵀ over √d_k, times V: that is one head's output, Z.")
         self.play(Create(box), FadeOut(legend), run_time=0.8)  # the legend leaves before the formula takes its place
         self.play(Write(layer[0]), run_time=0.8)
         mixed = "Then W_O mixes" if we.W_O is not None else "In a full attention block, W_O then mixes"

@@ -158,7 +158,7 @@ class SumValues(LessonScene):
     def show_all_outputs(self, head: Head, tokens: list[str], i: int, current: VGroup, old: VGroup) -> None:
         """Every token's output, one row each: the head's output matrix, the row just summed moving into it."""
         self.narrate("Every token does the same. Together the rows form this head's output.")
-        out = token_matrix(head.output, tokens, r"\text{head 1 output}")
+        out = token_matrix(head.output, tokens, "Z")  # this head's outputs
         grow_within(out, 8, 4.6).move_to(DOWN * 0.3)  # alone in the frame: as large as it reads well
         cols = [j for j in out.shown_cols if j is not None]
         if out.is_shown(i, cols[0]):  # the output just computed is this row of the matrix
@@ -190,7 +190,7 @@ class CombineHeads(LessonScene):
         we = self.values.worked_example
         tokens, heads = we.tokens, we.heads
         self.show_title()
-        head_formula = r"\text{head} = \mathrm{softmax}\!\left(\frac{QK^{T}}{\sqrt{d_k}}\right) V"
+        head_formula = r"Z = \mathrm{softmax}\!\left(\frac{QK^{T}}{\sqrt{d_k}}\right) V"  # each head's output
         rule = formula(head_formula, size=FORMULA_LARGE)
         rule.to_edge(LEFT, buff=0.6).shift(UP * 1.7)  # high: room below it for a head's own matrices
         glimpses = [self.head_glimpse(heads[n], tokens, n, rule) for n in range(1, len(heads))]
@@ -210,7 +210,7 @@ class CombineHeads(LessonScene):
             leaving = VGroup(pair)
             if n < len(glimpses):
                 self.play(FadeOut(pair), run_time=0.5)
-        self.narrate("Side by side, each head has its own output: one row per token, d_v columns each.")
+        self.narrate("Side by side, each head has its own output Z: one row per token, d_v columns each.")
         if not glimpses:  # one head: the rule is still up
             leaving = VGroup(rule)
         # the last picture gives way as the outputs come: no empty frame between them
@@ -244,7 +244,7 @@ class CombineHeads(LessonScene):
             LabelledMatrix(
                 h.output,
                 row_labels=tokens if n == 0 else None,
-                name=rf"\text{{head {n + 1}}}",
+                name=rf"Z^{{({n + 1})}}",  # head n + 1's output
                 font_size=font,
                 max_rows=MAX_ROWS,
                 max_cols=4,
