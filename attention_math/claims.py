@@ -154,6 +154,9 @@ def _strongest_other(row: Array, itself: int) -> int:
     return int(np.argmax(others))
 
 
+AWAY = 2.0  # a move counts as mostly "away" when it leaves one centre this many times faster than it nears another
+
+
 def map_move(word: str, before: dict[str, float], after: dict[str, float]) -> Claim:
     """Where the word went on the meaning map, read from its distances to each centre."""
     nearest = min(after, key=after.__getitem__)
@@ -161,6 +164,13 @@ def map_move(word: str, before: dict[str, float], after: dict[str, float]) -> Cl
     said = f"'{word}' is now {num(after[nearest])} from the {nearest} centre, {num(before[nearest])} before:"
     if after[nearest] < before[nearest]:
         others = sorted((n for n in after if n != nearest), key=after.__getitem__)
+        fled = max(others, key=lambda n: after[n] - before[n], default=None)
+        if fled is not None and after[fled] - before[fled] > AWAY * (before[nearest] - after[nearest]):
+            return Claim(  # mostly a move away from another meaning: say so, not only the small step toward
+                f"{said[:-1]}, and {num(after[fled])} from {fled}, {num(before[fled])} before: "
+                f"it moved away from {fled}, and a little toward {nearest}.",
+                False,
+            )
         than = f", {num(after[others[0]])} from {others[0]}" if others else ""  # the runner-up: how clear it is
         return Claim(f"{said[:-1]}{than}: it moved toward {nearest}.", True)
     if nearest == was:

@@ -38,6 +38,7 @@ from scenes.kit import (
 )
 from scenes.kit.layout import GAP, SUBTITLE_TOP, caption_band
 from scenes.kit.meaning_map import MeaningMap, cluster_color
+from scenes.kit.motion import give_way
 from scenes.kit.pull_chain import PullChain
 
 TIE = 0.05  # distances within 5 % of each other count as "about as far"
@@ -169,15 +170,17 @@ class ShiftMeaning(LessonScene):
         if first:
             self.narrate("Its new position is the weighted sum: how far is it from each centre now?")
         table = self.distance_table(meaning, case)
-        self.play(FadeOut(chain), FadeIn(table.get_frame()), FadeIn(table.get_row(0)))
+        self.play(give_way(chain, FadeIn(table.get_frame()), FadeIn(table.get_row(0))))
         self.play(FadeIn(table.get_row(1)))
         verdict = self.verdict(case).next_to(table, DOWN, buff=0.5)
         self.play(Write(verdict))
         names = list(meaning.regions)
-        for runner in sorted(case.distance_after, key=case.distance_after.__getitem__)[1:2]:  # the centre it left
-            if f"from {runner}:" in self.saying[0]:
-                cell = table.get_entry(1, names.index(runner))
-                self.on_words(f"from {runner}:", Indicate(cell, color=cluster_color(runner)))
+        nearest, *others = sorted(case.distance_after, key=case.distance_after.__getitem__)
+        said = [(nearest, f"from the {nearest} centre"), *((n, f"from {n}") for n in others[:1])]
+        for name, words in said:  # each distance lit as the voice reads it
+            if words in self.saying[0]:
+                cell = table.get_entry(1, names.index(name))
+                self.on_words(words, Indicate(cell, color=cluster_color(name)))
         self.finish_narration()
         self.wait(1.5)
         for token in context.words:

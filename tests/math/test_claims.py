@@ -159,6 +159,13 @@ def check_map_move(text: str, ex: dict, case: int) -> None:
         assert close(distance, after[other]) and after[other] > after[name]
     if "still its nearest" in text:
         assert min(before, key=before.get) == name and after[name] >= before[name]
+    if match := re.search(r"moved away from (\w+), and a little toward (\w+)", text):
+        fled, toward = match.groups()
+        assert toward == name and after[name] < before[name]
+        assert after[fled] - before[fled] > 2 * (before[name] - after[name])  # mostly away: it left faster
+    elif "moved toward" in text:
+        for other in (n for n in after if n != name):  # not mostly a move away from another centre
+            assert after[other] - before[other] <= 2 * (before[name] - after[name])
 
 
 def check_normalized(text: str, ex: dict) -> None:

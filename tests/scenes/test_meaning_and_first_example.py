@@ -98,5 +98,5 @@ def test_shift_meaning_says_where_each_sentence_moves_the_word():
     ]
     assert expected == ["tech", "fruit"]  # the slide deck's story, if the example file still tells it
     narration = probe(by_class("ShiftMeaning"))[-1].narration
-    verdicts = [line for line in narration if "moved toward" in line or "stays nearest" in line]
+    verdicts = [line for line in narration if line.startswith("'apple' is now")]  # one per sentence
     assert [line.rstrip(".").split()[-1] for line in verdicts] == expected
