@@ -199,10 +199,13 @@ class LookUpDatabase(LessonScene):
         self.narrate("Attention is a soft lookup: the query matches every key a little, with a weight.")
         self.play(FadeIn(heading), FadeIn(table.keys), FadeIn(table.names[:3]))
         self.play(LaggedStart(*(GrowFromEdge(bar, LEFT) for bar in table.bars), lag_ratio=0.2), FadeIn(table.weights))
-        self.narrate("The answer mixes every value by those weights. Each word is a query once; every word is a key.")
+        self.narrate(
+            "The answer mixes every value by those weights. Each word takes its turn as the query; every word is a key."
+        )
         values = (FadeIn(v, shift=RIGHT * 0.2) for v in table.values)
         self.play(FadeIn(table.names[3:]), LaggedStart(*values, lag_ratio=0.2))
         self.play(FadeIn(answer, shift=RIGHT * 0.2))
+        self.on_words("its turn as the query", Indicate(table.keys, color=palette.QUERY, scale_factor=1.2))
         self.on_words("every word is a key", Indicate(table.keys, color=palette.KEY, scale_factor=1.2))
         self.wait(1.5)
 
@@ -243,7 +246,7 @@ class LookUpDatabase(LessonScene):
         table = self.weighted_rows(head, tokens).next_to(heading, DOWN, aligned_edge=LEFT, buff=0.5)
         answer = VGroup(
             caption("returns: Σ weight × value", LEAD, font=SERIF),
-            caption(f"= {vector_text(head.output[0], 2)}", LEAD, palette.VALUE),
+            caption(f"= {vector_text(head.output[0], 2)}", LEAD),  # an output, white as Z is everywhere
         ).arrange(RIGHT, buff=0.2)
         answer.next_to(table, DOWN, aligned_edge=LEFT, buff=0.6)
         return VGroup(heading, table, answer)

@@ -131,7 +131,11 @@ class AlignDotProducts(LessonScene):
         chips.shift((SUBTITLE_TOP + GAP - chips.get_bottom()[1]) * UP)  # the scores so far, just above the subtitles
         readout[1].set_opacity(0)  # no score before its working
         self.play(FadeIn(readout[0]), run_time=0.4)
-        for j, chip in worked.items():
+        for n, (j, chip) in enumerate(worked.items()):
+            if n == 1:  # the next keys the same way: said, so the working is not watched in silence
+                rest = [f"'{tokens[k]}'" for k in list(worked)[1:]]
+                listed = rest[0] if len(rest) == 1 else f"{', '.join(rest[:-1])} and {rest[-1]}"
+                self.narrate(f"The same for {listed}: multiply number by number, then add.")
             self.show_pair(keys, names, readout, head, j, tokens, chip)
         # which is largest, and why, once every score it compares is on screen
         claim = largest_score(tokens, head.scores[0], head.qk_angles[0])
