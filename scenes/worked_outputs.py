@@ -183,6 +183,9 @@ class SumValues(LessonScene):
 MATRIX_FONT = 28  # a head's own projections, beside its weights
 
 
+OWN_GROWTH = 1.6  # how much a head's own matrices may grow into the room below the rule
+
+
 class CombineHeads(LessonScene):
     """Steps 9–10: every other head the same way, the heads side by side, concatenated (· W_O)."""
 
@@ -270,11 +273,11 @@ class CombineHeads(LessonScene):
         own = self.head_matrices(head, n)  # its own W_Q, W_K, W_V: every number of head n can be checked
         width = weights.get_left()[0] - rule.get_left()[0] - 0.5
         height = rule.get_bottom()[1] - 0.4 - (SUBTITLE_TOP + 0.1)
-        shrink = min(1.0, width / own.width, height / own.height)
-        if shrink < 0.95:  # no room to read them at their size (a long sentence): the weights alone
+        fits = min(OWN_GROWTH, width / own.width, height / own.height)  # as large as their room allows
+        if fits < 0.95:  # no room to read them at their size (a long sentence): the weights alone
             own = VGroup()
         else:
-            own.scale(shrink).next_to(rule, DOWN, buff=0.4).align_to(rule, LEFT)
+            own.scale(fits).next_to(rule, DOWN, buff=0.4).align_to(rule, LEFT)
         return own, weights, name
 
     @staticmethod
