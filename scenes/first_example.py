@@ -18,6 +18,7 @@ from manim import (
     LaggedStart,
     Mobject,
     ReplacementTransform,
+    Restore,
     SurroundingRectangle,
     Transform,
     VGroup,
@@ -316,6 +317,9 @@ class WorkCatSat(LessonScene):
         self.wait(1)
 
 
+WORKING_GROWTH = 1.5  # the scores' working, alone in the frame, drawn this much larger
+
+
 class CompareScaling(LessonScene):
     """The notes' example: q·k₁ and q·k₂ written out; softmax of the raw scores (leaning hard) vs ÷√d_k (softer)."""
 
@@ -323,15 +327,17 @@ class CompareScaling(LessonScene):
         sd = self.values.scaling_demo
         self.show_title(f"Softmax of {vector_text(sd.raw)} against {vector_text(sd.scaled)}")
         vectors = self.vectors(sd).to_edge(UP, buff=1.2)
-        self.narrate(f"One query and two keys, each d_k = {sd.d_k} numbers long.")
-        self.play(FadeIn(vectors))
         products = self.dot_products(sd).next_to(vectors, DOWN, buff=0.4)
-        self.narrate("Each score is a dot product: multiply matching entries and add.")
-        for line in products:
-            self.play(Write(line), run_time=1.2)
         scaling = formula(
             rf"{vector_text(sd.raw)} \div \sqrt{{{sd.d_k}}} = {vector_text(sd.scaled)}", size=FORMULA
         ).next_to(products, DOWN, buff=0.35)
+        working = VGroup(vectors, products, scaling).save_state()  # its place once the charts come below it
+        working.scale(min(WORKING_GROWTH, 12.5 / working.width)).move_to(UP * MIDDLE)  # alone: as large as it reads
+        self.narrate(f"One query and two keys, each d_k = {sd.d_k} numbers long.")
+        self.play(FadeIn(vectors))
+        self.narrate("Each score is a dot product: multiply matching entries and add.")
+        for line in products:
+            self.play(Write(line), run_time=1.2)
         self.narrate(f"Scaled, the scores are divided by √d_k = √{sd.d_k} = {number_text(sd.sqrt_d_k)}.")
         self.play(Write(scaling))
         claim = lean(sd.softmax_raw, sd.softmax_scaled)
@@ -347,6 +353,7 @@ class CompareScaling(LessonScene):
         ]
         caption_band(VGroup(*charts))  # both charts together, their verdicts just above the subtitle band
         self.narrate(claim.text)
+        self.play(Restore(working), run_time=0.8)  # up, to make room for the charts
         self.show_chart(charts[0])
         scaled_named = "once scaled" in claim.text  # the scaled top weight is said here: its chart comes with it
         if scaled_named:
