@@ -43,7 +43,7 @@ from scenes.kit import (
 )
 from scenes.kit.charts import cell_grid
 from scenes.kit.diagrams import Card, LabelBox, Sentence, all_pairs, arc_between, connect, stack
-from scenes.kit.layout import GAP, SUBTITLE_TOP, TOP, caption_band, fit_content, to_middle
+from scenes.kit.layout import GAP, SUBTITLE_TOP, TOP, below_title, caption_band, fit_content, to_middle
 from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt, fmt_int
 
@@ -286,9 +286,6 @@ class ContrastEmbeddings(LessonScene):
         contextual = LabelledMatrix(example.output, row_labels=tokens, name="Z", places=2, font_size=38)
         contextual.fit_within(5.2, 3.6)
         VGroup(fixed, contextual).arrange(RIGHT, buff=2.6).next_to(title, DOWN, buff=0.9)
-        arrow = GrowArrow(connect(fixed, contextual, palette.TEXT))
-        step = caption("self-attention", BODY, font=SERIF)
-        step.set_x((fixed.get_right()[0] + contextual.get_left()[0]) / 2).match_y(fixed.get_name())
         headings = VGroup(
             caption("fixed: the same\nin every sentence", BODY, palette.MUTED, font=SERIF).next_to(fixed, DOWN),
             caption("contextual: depends\non the sentence", BODY, palette.HEAT_LOW, font=SERIF).next_to(
@@ -296,6 +293,12 @@ class ContrastEmbeddings(LessonScene):
             ),
         )
         mix = caption_band(self.mixture(tokens, example.weights[0]))
+        figure = VGroup(fixed, contextual, headings)  # as large as the room above the mixture's line allows
+        room = TOP - 0.4 - (mix.get_top()[1] + 0.4)
+        below_title(figure.scale(min(13.0 / figure.width, room / figure.height))).set_x(0).shift(DOWN * 0.4)
+        arrow = GrowArrow(connect(fixed, contextual, palette.TEXT))
+        step = caption("self-attention", BODY, font=SERIF)
+        step.set_x((fixed.get_right()[0] + contextual.get_left()[0]) / 2).match_y(fixed.get_name())
 
         self.narrate(
             f'An embedding layer gives each word a fixed vector: "{tokens[1]}" gets this row in any sentence, '
