@@ -173,7 +173,7 @@ LESSON: list[Entry] = [
     *_chapter(
         "Recap",
         ("seven-steps", "The seven steps, with shapes", "recap", "RecapSteps", WE),
-        ("quiz", "Quiz", "quiz", "QuizAttention", ("scaling_demo",)),
+        ("quiz", "Quiz", "quiz", "QuizAttention", ("saturation_demo",)),
     ),
 ]
 

@@ -20,13 +20,14 @@ from manim import (
     linear,
 )
 
-from attention_math.types import ScalingDemo
+from attention_math.types import SaturationDemo
 from scenes.kit import BODY, CAPTION, LABEL, SERIF, LessonScene, SoftmaxBars, caption, formula, notation, palette
 from scenes.kit.base import READ_HOLD, speaking_time
 from scenes.kit.charts import cell_grid
 from scenes.kit.diagrams import LabelBox, all_pairs, connect
 from scenes.kit.layout import GAP, MIDDLE, SUBTITLE_TOP, TOP
 from scenes.kit.motion import give_way
+from scenes.kit.numbers import fmt_int
 
 #: The five questions of the Q&A notes: question, answer (Pango markup), spoken answer.
 QUIZ = [
@@ -71,6 +72,7 @@ QUESTION = 40  # a quiz question: the clip's one line to read
 ANSWER = 30  # its answer, a few lines
 PICTURE_GAP = 0.6  # between the answer and its picture, and the question above it
 MAX_GROWTH = 1.25  # a picture's labels grow no larger than the answer's text
+SATURATED = 0.99  # a top weight this close to 1: softmax has put everything on one key
 ASKED_GROWTH = 1.3  # a question, while it is asked, at most this much larger than beside its answer
 
 
@@ -81,7 +83,7 @@ class QuizAttention(LessonScene):
 
     def construct(self) -> None:
         self.show_title()
-        pictures = answer_pictures(self.values.scaling_demo)
+        pictures = answer_pictures(self.values.saturation_demo)
         shown = VGroup()
         for i, (question, answer, said) in enumerate(QUIZ):
             shown = self.ask(i, question, answer, said, pictures[i](), shown)
@@ -141,9 +143,9 @@ def place_beside(picture: VGroup, reply: VGroup, question: VGroup) -> None:
     picture.shift(UP * max(0.0, bottom - picture.get_bottom()[1]))
 
 
-def answer_pictures(sd: ScalingDemo) -> list[Callable[[], VGroup]]:
+def answer_pictures(demo: SaturationDemo) -> list[Callable[[], VGroup]]:
     """A picture per answer, in the questions' order (built when asked: each is laid out beside its answer)."""
-    return [self_and_cross, heads_joined, all_pairs_grid, lambda: softer_weights(sd), every_token]
+    return [self_and_cross, heads_joined, all_pairs_grid, lambda: saturated_weights(demo), every_token]
 
 
 def dots(count: int) -> VGroup:
@@ -197,16 +199,19 @@ def all_pairs_grid(n: int = 6) -> VGroup:
     )
 
 
-def softer_weights(sd: ScalingDemo) -> VGroup:
-    """The scaling chapter's weights, raw and ÷√dₖ, side by side on the weights' colour scale."""
-    keys = [f"k{chr(0x2081 + j)}" if j < 9 else f"k{j + 1}" for j in range(len(sd.raw))]
-    charts = [
-        SoftmaxBars(w, keys, height=2.6, bar_width=0.85, weights=True, legend=False)  # digits that stay legible
-        for w in (sd.softmax_raw, sd.softmax_scaled)
-    ]
-    names = [caption(text, BODY) for text in ("softmax(q·k)", "softmax(q·k / √dₖ)")]  # the text face: no tiny scripts
-    pairs = [VGroup(c, n.next_to(c, DOWN, buff=0.45)) for c, n in zip(charts, names, strict=True)]
-    return VGroup(*pairs).arrange(RIGHT, buff=0.8, aligned_edge=DOWN)
+def saturating_scale(demo: SaturationDemo) -> int:
+    """The first of the saturation chapter's scales at which softmax's top weight reaches ``SATURATED`` (else the
+    largest): the picture of "softmax saturates"."""
+    return next((i for i, top in enumerate(demo.max_weight) if top >= SATURATED), len(demo.scales) - 1)
+
+
+def saturated_weights(demo: SaturationDemo) -> VGroup:
+    """The saturation chapter's scores made large: softmax puts everything on one key (weights' colour scale)."""
+    large = saturating_scale(demo)
+    keys = [f"k{chr(0x2081 + j)}" if j < 9 else f"k{j + 1}" for j in range(len(demo.scores))]
+    chart = SoftmaxBars(demo.weights[large], keys, height=2.2, bar_width=0.85, weights=True, legend=False)
+    name = caption(f"softmax(scores × {fmt_int(demo.scales[large])})", BODY).next_to(chart, DOWN, buff=0.35)
+    return VGroup(chart, name)
 
 
 def every_token() -> VGroup:

@@ -39,3 +39,20 @@ def test_quiz_has_the_five_questions_with_short_spoken_answers():
     assert len(QUIZ) == 5
     assert all(len(said) <= 160 for _, _, said in QUIZ)
     assert any("O(n²·d<sub>model</sub>)" in answer for _, answer, _ in QUIZ)  # n the length, d_model the width
+
+
+def test_the_quiz_shows_saturation_at_the_first_scale_that_puts_it_all_on_one_key():
+    import numpy as np
+
+    from attention_math import DEFAULT_EXAMPLE, lesson_values
+    from scenes.quiz import saturated_weights, saturating_scale
+
+    demo = lesson_values(("saturation_demo",), DEFAULT_EXAMPLE, owner="test").saturation_demo
+    tops = []
+    for scale in demo.scales:  # softmax by hand, of the same scores made larger
+        e = np.exp(demo.scores * scale - (demo.scores * scale).max())
+        tops.append((e / e.sum()).max())
+    first = next(i for i, top in enumerate(tops) if top >= 0.99)
+    assert saturating_scale(demo) == first and first > 0  # not the scores as they are
+    picture = saturated_weights(demo)
+    assert f"× {int(demo.scales[first])})" in picture[1].original_text
