@@ -28,6 +28,7 @@ from manim import (
     MathTex,
     Mobject,
     Rectangle,
+    Restore,
     Rotate,
     SurroundingRectangle,
     Transform,
@@ -191,12 +192,14 @@ class LookUpDatabase(LessonScene):
         soft[1].align_to(exact[1], UP)  # the two tables level, row by row
         soft[2].next_to(soft[1], DOWN, aligned_edge=LEFT, buff=0.6)
         fit_content(VGroup(exact, soft), width=13.4)
+        exact.save_state().set_x(0)  # in the middle while it is the whole picture
         self.narrate("In a database, a query is compared with the keys, and the matching record's value comes back.")
         self.play(FadeIn(exact[0]), FadeIn(exact[1]))
         self.play(Create(exact[2]), FadeIn(exact[3], shift=RIGHT * 0.2))
         self.wait(1.5)
         heading, table, answer = soft
         self.narrate("Attention is a soft lookup: the query matches every key a little, with a weight.")
+        self.play(Restore(exact), run_time=0.8)
         self.play(FadeIn(heading), FadeIn(table.keys), FadeIn(table.names[:3]))
         self.play(LaggedStart(*(GrowFromEdge(bar, LEFT) for bar in table.bars), lag_ratio=0.2), FadeIn(table.weights))
         self.narrate(
