@@ -251,7 +251,9 @@ class TraceRealShift(LessonScene):
         self.on_words("after all", Indicate(flow.stack[0], color=palette.HIGHLIGHT))
         self.on_words("attention, feed", FadeIn(parts))
         self.on_words("all of them", GrowArrow(flow.arrows[1]), FadeIn(flow.vector))  # the vector they all leave
-        self.narrate(f"It has {rm.hidden_size} numbers: too many to draw, so we compare its direction with each meaning.")
+        self.narrate(
+            f"It has {rm.hidden_size} numbers: too many to draw, so we compare its direction with each meaning."
+        )
         self.play(Indicate(flow.vector[1], color=palette.HIGHLIGHT))
         words = self.cluster_columns(rm)
         cosine = VGroup(
