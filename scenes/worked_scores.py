@@ -365,9 +365,7 @@ class NormalizeScores(LessonScene):
         self.on_words(
             "These are",
             ReplacementTransform(moving, landing),
-            give_way(digits[0], FadeIn(digits[1])),
-            FadeOut(divided),
-            FadeIn(grid),
+            give_way(VGroup(digits[0], divided), FadeIn(digits[1]), FadeIn(grid)),  # the rule gone as labels come
             run_time=1.2,
         )
         self.wait(1)
