@@ -10,6 +10,7 @@ from manim import (
     RIGHT,
     UP,
     AnimationGroup,
+    Arrow,
     Brace,
     Create,
     FadeIn,
@@ -18,7 +19,6 @@ from manim import (
     GrowFromCenter,
     Indicate,
     LaggedStart,
-    Polygon,
     Rectangle,
     ReplacementTransform,
     SurroundingRectangle,
@@ -31,6 +31,7 @@ from scenes.kit import (
     BODY,
     DISPLAY,
     LABEL,
+    READOUT,
     SMALL,
     TITLE,
     LabelledMatrix,
@@ -41,6 +42,7 @@ from scenes.kit import (
     palette,
 )
 from scenes.kit.base import READ_HOLD
+from scenes.kit.diagrams import EVEN_ARROW
 from scenes.kit.layout import GAP, MIDDLE, SUBTITLE_TOP, TOP, caption_band, fit_content, fit_width
 from scenes.kit.numbers import fmt
 
@@ -174,7 +176,7 @@ class CompareSizes(LessonScene):
         self.play(FadeIn(split.token))
         self.on_words(
             "its W_Q",
-            FadeIn(split.funnels[0]),
+            FadeIn(split.feeds[0]),
             Write(split.reads),
             *(Indicate(row[k], color=palette.HIGHLIGHT) for k in (1, 3)),
             run_time=1.5,
@@ -186,7 +188,7 @@ class CompareSizes(LessonScene):
             f"Each head's output has {model.d_k} numbers too: {model.heads} of them concatenate back to "
             f"{model.d_model}."
         )
-        others = [FadeIn(VGroup(f, s)) for f, s in zip(split.funnels[1:], split.slots[1:], strict=True)]
+        others = [FadeIn(VGroup(f, s)) for f, s in zip(split.feeds[1:], split.slots[1:], strict=True)]
         self.on_words(  # head 1's output, made by its attention from the queries above
             "output", FadeOut(split.reads), FadeIn(split.attends), FadeIn(split.outputs[0], shift=DOWN * 0.2)
         )
@@ -198,12 +200,13 @@ class CompareSizes(LessonScene):
 
 class HeadSplit(VGroup):
     """A token's d_model numbers as a bar; below, each head's d_k output as a slot a d_model-th of its width,
-    reached by a funnel from the whole bar (its W_Q reads every number); lower still, where :meth:`join` puts
-    copies of the slots side by side: the heads' outputs concatenated, as wide as the token again."""
+    reached by an arrow from a brace round the whole bar (its W_Q reads every number, as in model-configuration);
+    lower still, where :meth:`join` puts copies of the slots side by side: the heads' outputs concatenated, as
+    wide as the token again."""
 
     WIDTH = 12.0  # of the token's bar, in scene units
     HIGH = 0.7  # of the bars
-    DROP = 1.6  # from the token's bar down to the slots
+    DROP = 2.1  # from the token's bar down to the slots: room for the brace and its arrows
     GAP = 0.12  # between two heads' slots: separate outputs until they are joined
 
     def __init__(self, model: ModelSize) -> None:
@@ -211,19 +214,21 @@ class HeadSplit(VGroup):
         bar = Rectangle(width=self.WIDTH, height=self.HIGH, color=palette.TEXT, fill_opacity=0.15, stroke_width=2)
         self.token = VGroup(bar, caption(f"one token: {model.d_model} numbers", BODY).move_to(bar))
         piece = self.WIDTH / model.heads
-        self.slots, self.funnels = VGroup(), VGroup()
+        self.slots, self.feeds = VGroup(), VGroup()
+        whole = Brace(bar, DOWN, buff=0.08, color=palette.MUTED)  # all the numbers, gathered: each head reads all
         for h in range(model.heads):
             x = bar.get_left()[0] + piece * (h + 0.5) + self.GAP * (h - (model.heads - 1) / 2)
             slot = Rectangle(width=piece, height=self.HIGH, color=palette.QUERY, fill_opacity=0.35, stroke_width=2)
             slot.move_to([x, bar.get_y() - self.DROP, 0])
             slot.add(caption(str(model.d_k), BODY).move_to(slot))
             self.slots.add(slot)
-            self.funnels.add(self.funnel(bar, slot, first=h == 0))
+            arrow = Arrow(whole.get_tip(), slot.get_top(), buff=0.1, color=palette.QUERY, **EVEN_ARROW)
+            self.feeds.add(VGroup(whole, arrow) if h == 0 else arrow)  # the brace with the first head's arrow
         reads = VGroup(  # W_Q in TeX: its subscript large enough that Q does not read as O
-            formula("W_Q", size=DISPLAY, color=palette.QUERY),
+            formula("W_Q", size=READOUT, color=palette.QUERY),
             caption(f"of one head: {model.d_model} × {model.d_k}", TITLE, palette.QUERY),
         ).arrange(RIGHT, buff=0.15, aligned_edge=DOWN)
-        # where the other heads' slots come later, right, clear of the first funnel: it goes when they come
+        # where the other heads' slots come later, right, clear of the first arrow: it goes when they come
         self.reads = reads.move_to(self.slots[1:]).align_to(bar, RIGHT)
         below = self.slots.get_y() - self.HIGH - 0.7  # room between for what turns queries into outputs
         # each head's output, d_v = d_k numbers: made by the head (softmax(QKᵀ/√dₖ)V), not a copy of its queries;
@@ -236,20 +241,8 @@ class HeadSplit(VGroup):
         self.brace = Brace(self.joined, DOWN, buff=0.1, color=palette.MUTED)
         total = f"joined: {model.heads} heads × {model.d_k} = {model.d_model} numbers, one token's width again"
         self.total = caption(total, BODY).next_to(self.brace, DOWN, buff=0.1)
-        parts = (self.funnels, self.token, self.slots, self.reads, self.attends, self.outputs, self.joined)
+        parts = (self.feeds, self.token, self.slots, self.reads, self.attends, self.outputs, self.joined)
         self.add(*parts, self.brace, self.total)
-
-    @staticmethod
-    def funnel(bar: Rectangle, slot: Rectangle, first: bool) -> Polygon:
-        """From the whole bottom of ``bar`` to the top of ``slot``: the first head's drawn strong, the others faint."""
-        top, bottom = bar.get_bottom()[1], slot.get_top()[1]
-        corners = [[bar.get_left()[0], top, 0], [bar.get_right()[0], top, 0]]
-        corners += [[slot.get_right()[0], bottom, 0], [slot.get_left()[0], bottom, 0]]
-        return (
-            Polygon(*corners, color=palette.QUERY, stroke_width=2 if first else 1)
-            .set_fill(palette.QUERY, 0.25 if first else 0.06)
-            .set_stroke(opacity=1 if first else 0.5)
-        )
 
     @staticmethod
     def output_of(slot: Rectangle) -> Rectangle:

@@ -50,7 +50,7 @@ from scenes.kit import (
     notation,
     palette,
 )
-from scenes.kit.diagrams import roadmap, step_names
+from scenes.kit.diagrams import EVEN_ARROW, roadmap, step_names
 from scenes.kit.layout import (
     GAP,
     MAX_COLS,
@@ -126,9 +126,6 @@ class ShowEmbeddings(LessonScene):
         self.narrate(f"Row by row, X holds one vector per token: here the row of '{tokens[0]}'.")
         self.play(Create(frame), FadeIn(row, shift=LEFT * 0.2))
         self.wait(1.5)
-
-
-EVEN_ARROW = {"stroke_width": 4, "tip_length": 0.22, "max_stroke_width_to_length_ratio": 20}  # any length
 
 
 class ConfigureModel(LessonScene):

@@ -60,6 +60,9 @@ class LabelBox(VGroup):
         return self
 
 
+EVEN_ARROW = {"stroke_width": 4, "tip_length": 0.22, "max_stroke_width_to_length_ratio": 20}  # any length
+
+
 def connect(
     start: Mobject, end: Mobject, color: ManimColor = palette.MUTED, buff: float = 0.04, vertical: bool = False
 ) -> Arrow:

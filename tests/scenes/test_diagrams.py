@@ -43,8 +43,8 @@ def test_card_is_at_least_the_height_asked_for():
 
 def test_the_heads_outputs_join_into_exactly_the_width_of_one_token():
     """real-sizes: the d_model / heads slots stay apart under the token (separate outputs, not slices of it); their
-    joined copies tile the token's width edge to edge, below; each funnel starts on the whole bar (a head reads every
-    number) and ends on its own slot."""
+    joined copies tile the token's width edge to edge, below; each head's arrow starts at the tip of a brace round
+    the whole bar (a head reads every number) and ends on its own slot."""
     from attention_math.model_types import ModelSize
     from scenes.weights_and_sizes import HeadSplit
 
@@ -56,8 +56,12 @@ def test_the_heads_outputs_join_into_exactly_the_width_of_one_token():
     apart = sorted((s.get_left()[0], s.get_right()[0]) for s in split.slots)
     assert all(b[0] - a[1] > 0.05 for a, b in zip(apart, apart[1:], strict=False))  # the heads' outputs, apart
     assert split.joined.get_top()[1] < split.slots.get_bottom()[1]  # joined below them, not under the token
-    for funnel, slot in zip(split.funnels, split.slots, strict=True):
-        top = funnel.get_vertices()[:2, 0]
-        np.testing.assert_allclose(sorted(top), [bar.get_left()[0], bar.get_right()[0]], atol=1e-9)
-        bottom = funnel.get_vertices()[2:, 0]
-        np.testing.assert_allclose(sorted(bottom), [slot.get_left()[0], slot.get_right()[0]], atol=1e-9)
+    brace = split.feeds[0][0]
+    np.testing.assert_allclose(
+        [brace.get_left()[0], brace.get_right()[0]], [bar.get_left()[0], bar.get_right()[0]], atol=0.05
+    )
+    arrows = [split.feeds[0][1], *split.feeds[1:]]
+    for arrow, slot in zip(arrows, split.slots, strict=True):
+        np.testing.assert_allclose(arrow.get_start(), brace.get_tip(), atol=0.15)  # from the whole, gathered
+        assert slot.get_left()[0] < arrow.get_end()[0] < slot.get_right()[0]  # to its own slot
+        assert 0 < arrow.get_end()[1] - slot.get_top()[1] < 0.15
