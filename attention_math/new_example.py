@@ -64,7 +64,7 @@ FUNCTION_WORDS = frozenset(
 #: Placeholder clusters (the default's two meanings of "apple"); the lesson colours these two names.
 CLUSTERS = {
     "fruit": {"banana": (-3.2, 1.4), "grape": (-2.7, 2.3), "cherry": (-3.4, 2.6)},
-    "tech": {"laptop": (3.1, 2.2), "tablet": (3.5, 1.5), "android": (2.7, 2.6)},
+    "tech": {"laptop": (3.1, 2.45), "tablet": (3.6, 1.45), "android": (2.6, 2.4)},
 }
 MIN_GAP = 0.6  # words on the meaning map at least this far apart, so their labels do not collide
 ATTEMPTS = 100  # draws before giving up on values the loader accepts (the first one almost always is)
