@@ -63,13 +63,12 @@ class SeparateRoles(LessonScene):
         ).arrange(DOWN, buff=0.25)
         problem.next_to(title, DOWN, buff=0.3)
         mirror = notation(self.score_grid()).next_to(problem, DOWN, buff=0.4)
-        self.narrate(
-            "So far, each word scored the others with its own vector: it asks, and it answers, with the same numbers."
+        self.narrate(  # a recall of the RNN chapter's last step, in one sentence: the new point comes next
+            "Recall: with one vector per word, a word asks and answers with the same numbers, "
+            "so a pair scores the same both ways."
         )
         self.play(FadeIn(problem[0]), FadeIn(mirror.cells))  # the opening: the problem and its grid of scores
-        self.play(Write(problem[1]))
-        self.narrate("The scores would be symmetric: a pair scores the same both ways.")
-        self.play(FadeIn(problem[2]))
+        self.play(Write(problem[1]), FadeIn(problem[2]))
         pair = VGroup(*(SurroundingRectangle(mirror.cells[k], color=palette.HIGHLIGHT) for k in (1, 3)))
         self.on_words("a pair", *map(Create, pair))  # one pair, mirrored across the diagonal
         self.narrate(
