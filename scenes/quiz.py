@@ -177,10 +177,12 @@ def self_and_cross() -> VGroup:
 
 def heads_joined() -> VGroup:
     """Three heads side by side, their outputs concatenated."""
-    heads = VGroup(*(LabelBox(f"head {i}", width=1.3, height=1.1) for i in (1, 2, 3))).arrange(RIGHT, buff=0.3)
+    heads = VGroup(*(LabelBox(f"head {i}", width=1.6, height=1.1) for i in (1, 2, 3))).arrange(RIGHT, buff=0.3)
     concat = LabelBox("concat", width=heads.width, height=0.7).next_to(heads, DOWN, buff=0.8)
     inputs = LabelBox("X", width=heads.width, height=0.7).next_to(heads, UP, buff=0.8)
-    arrows = VGroup(*(connect(inputs, h, vertical=True) for h in heads), *(connect(h, concat) for h in heads))
+    arrows = VGroup(
+        *(connect(inputs, h, vertical=True) for h in heads), *(connect(h, concat, vertical=True) for h in heads)
+    )
     return VGroup(inputs, heads, concat, arrows)
 
 
