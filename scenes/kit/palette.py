@@ -34,9 +34,10 @@ ROLE = {"Q": QUERY, "K": KEY, "V": VALUE}
 # blindness). L* runs 42 → 93: at 42 the darkest cell still has a contrast of 3:1 against the
 # background (WCAG 1.4.11, non-text), so a zero weight reads as a dim cell, never as a hole.
 SEQUENTIAL_LAB = ((42.0, 12.0, -40.0), (68.0, -14.0, -4.0), (93.0, -10.0, 58.0))
-# Diverging: zero is the dimmest neutral grey; negative values brighten towards blue, positive
-# ones towards amber, with the same L* for the same |t|.
-DIVERGING_LAB = ((84.0, -10.0, -26.0), (42.0, 0.0, 0.0), (84.0, 10.0, 52.0))
+# Diverging: zero is the dimmest neutral grey; negative values brighten towards lavender, positive
+# ones towards sand, with the same L* for the same |t|: soft hues, clear of the query's blue and the
+# key's orange (a score bar in either read as a query or a key).
+DIVERGING_LAB = ((84.0, 10.0, -18.0), (42.0, 0.0, 0.0), (84.0, 2.0, 24.0))
 _STEPS = 256
 
 
@@ -78,7 +79,7 @@ def heat(t: float) -> ManimColor:
 
 
 def diverging(t: float) -> ManimColor:
-    """The colour of a signed value ``t`` in [-1, 1] (clipped): grey at zero, blue below, amber above."""
+    """The colour of a signed value ``t`` in [-1, 1] (clipped): grey at zero, lavender below, sand above."""
     return _pick(_DIVERGING, (min(max(float(t), -1.0), 1.0) + 1) / 2)
 
 

@@ -59,6 +59,36 @@ def test_the_diverging_map_is_dimmest_at_zero_and_brightens_both_ways():
     assert abs(lightness(hex_of(palette.diverging(-0.7))) - lightness(hex_of(palette.diverging(0.7)))) < 1.0
 
 
+def lab(hex_color: str) -> np.ndarray:
+    """CIELAB (D65) from sRGB, by the standard formulas."""
+    xyz = (
+        np.array(
+            [[0.4124564, 0.3575761, 0.1804375], [0.2126729, 0.7151522, 0.0721750], [0.0193339, 0.1191920, 0.9503041]]
+        )
+        @ linear(hex_color)
+        / np.array([0.95047, 1.0, 1.08883])
+    )
+    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+def test_the_diverging_ends_are_not_the_query_or_key_colours():
+    """A score bar at either end of the signed map must not read as a query (blue) or a key (orange): each end
+    differs from both roles' colours in hue (by more than 20°) or in chroma (by more than 30), the old blue and
+    amber ends did neither."""
+
+    def hue_and_chroma(hex_color: str) -> tuple[float, float]:
+        _, a, b = lab(hex_color)
+        return float(np.degrees(np.arctan2(b, a)) % 360), float(np.hypot(a, b))
+
+    for end in (-1.0, 1.0):
+        hue, chroma = hue_and_chroma(hex_of(palette.diverging(end)))
+        for role in ("query", "key"):
+            role_hue, role_chroma = hue_and_chroma(ROLES[role])
+            gap = abs(hue - role_hue) % 360
+            assert min(gap, 360 - gap) > 20 or abs(chroma - role_chroma) > 30, (end, role)
+
+
 @pytest.mark.parametrize("name", sorted(ROLES))
 def test_role_colours_keep_their_roles_and_contrast(name):
     colour = getattr(palette, name.upper())
