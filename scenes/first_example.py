@@ -388,10 +388,11 @@ class CompareScaling(LessonScene):
         self.play(FadeIn(verdict, shift=UP * 0.1), run_time=0.8)
 
     def vectors(self, sd: ScalingDemo) -> VGroup:
-        """q in query colour, the keys in key colour, on one line."""
+        """q in query colour, the keys in key colour, and their length d_k, on one line."""
         parts = [formula(rf"q = {vector_text(sd.query)}", size=FORMULA, color=palette.QUERY)]
         for n, key in enumerate(sd.keys):
             parts.append(formula(rf"k_{{{n + 1}}} = {vector_text(key)}", size=FORMULA, color=palette.KEY))
+        parts.append(formula(rf"d_k = {sd.d_k}", size=FORMULA, color=palette.MUTED))  # as the voice says it
         return VGroup(*parts).arrange(RIGHT, buff=0.8)
 
     def dot_products(self, sd: ScalingDemo) -> VGroup:

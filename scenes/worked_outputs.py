@@ -98,6 +98,10 @@ class SumValues(LessonScene):
             max_cols=MAX_COLS,
         )
         below_title(weighted).to_edge(LEFT, buff=0.5)
+        for label in weighted.get_row_labels():  # each value vector in the values' green, as its arrow is
+            letters = "".join(label.token.split())  # a text's glyphs: its characters but the spaces
+            if "×" in letters:
+                label[letters.index("×") + 1 :].set_color(palette.VALUE)
         self.play(FadeIn(weighted.get_frame()))
         scenery = self.plane(head, i) if head.d_k == 2 else VGroup()
         plane = scenery[0] if len(scenery) else None
@@ -158,7 +162,7 @@ class SumValues(LessonScene):
     def show_all_outputs(self, head: Head, tokens: list[str], i: int, current: VGroup, old: VGroup) -> None:
         """Every token's output, one row each: the head's output matrix, the row just summed moving into it."""
         self.narrate("Every token does the same. Together the rows form this head's output.")
-        out = token_matrix(head.output, tokens, "Z")  # this head's outputs
+        out = token_matrix(head.output, tokens, "Z^{(1)}" if len(self.values.worked_example.heads) > 1 else "Z")
         grow_within(out, 8, 4.6).move_to(DOWN * 0.3)  # alone in the frame: as large as it reads well
         cols = [j for j in out.shown_cols if j is not None]
         if out.is_shown(i, cols[0]):  # the output just computed is this row of the matrix
