@@ -78,7 +78,8 @@ class MapStaticEmbeddings(LessonScene):
         self.on_words("the ring", *rings, run_time=1.5)  # the small ring, not the cluster's disc
         words = (Indicate(m, scale_factor=1.3) for marks in meaning.cluster_marks.values() for m in marks)
         self.on_words("its words", *words, run_time=1.2)  # the words it is the average of
-        mark = meaning.mark(word, palette.TEXT, at=case.before)
+        below = np.asarray(case.before) + [0.0, 1.0]  # its label below (or below and aside): the lines go up
+        mark = meaning.mark(word, palette.TEXT, at=case.before, away_from=below)
         self.narrate(f"Before attention, '{word}' has one fixed vector, the same in every sentence.")
         self.play(FadeIn(mark, scale=1.5))
         lines = meaning.distance_lines(case.before, case.distance_before)
@@ -122,8 +123,8 @@ class ShiftMeaning(LessonScene):
         self.play(
             FadeOut(shown),
             trail.animate.set_stroke(palette.MUTED, opacity=0.6),
-            Transform(mark, meaning.moved(case.word, case.before)),
-        )
+            Transform(mark, meaning.moved(case.word, case.before, away=-np.append(case.pulls.sum(axis=0), 0))),
+        )  # its label on the side away from where the last sentence took it: off the grey trail
         ghost = meaning.mark(f"after sentence {n}", palette.MUTED, at=case.after, away_from=case.before)
         self.play(FadeIn(ghost))  # placed once the word has left: its label keeps off the word's
 
@@ -140,7 +141,7 @@ class ShiftMeaning(LessonScene):
                 f"In '{case.sentence}', '{word}' attends to every word, itself included: head {head}'s weights."
             )
         else:
-            self.narrate(f"In '{case.sentence}', the same steps with head {head}: its weights, the pulls, the walk.")
+            self.narrate(f"In '{case.sentence}', the same steps with head {head}, starting from its weights.")
         self.play(FadeIn(sentence))
         self.play(LaggedStart(*(FadeIn(w, shift=DOWN * 0.1) for w in weights), lag_ratio=0.15))
         context = self.context(meaning, case)

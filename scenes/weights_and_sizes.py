@@ -16,6 +16,7 @@ from manim import (
     FadeIn,
     FadeOut,
     FadeTransform,
+    GrowArrow,
     GrowFromCenter,
     Indicate,
     LaggedStart,
@@ -176,12 +177,12 @@ class CompareSizes(LessonScene):
         self.play(FadeIn(split.token))
         self.on_words(
             "its W_Q",
-            FadeIn(split.feeds[0]),
+            FadeIn(split.feeds[0][0]),  # the brace round all the numbers: the arrow comes with what it writes
             Write(split.reads),
             *(Indicate(row[k], color=palette.HIGHLIGHT) for k in (1, 3)),
             run_time=1.5,
         )
-        self.on_words("writes", FadeIn(split.slots[0], shift=DOWN * 0.2))
+        self.on_words("writes", GrowArrow(split.feeds[0][1]), FadeIn(split.slots[0], shift=DOWN * 0.2))
         self.finish_narration()
         self.wait(READ_HOLD)
         self.narrate(

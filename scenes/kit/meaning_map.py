@@ -154,9 +154,11 @@ class MeaningMap(VGroup):
         return region
 
     def obstacles(self, exclude: WordMark | None = None) -> list[Mobject]:
-        """Everything a label must not touch: centre rings, region names, every dot, the labels placed so far."""
+        """Everything a label must not touch: centre rings, region names, the axes, every dot, the labels placed so
+        far."""
         found = [r.centre.copy().scale(1.4) for r in self.regions.values()]  # a ring and a margin: labels keep off
         found += [r.title for r in self.regions.values()]
+        found += [self.plane.x_axis, self.plane.y_axis]  # a word on an axis ("apple" at x = 0) labelled beside it
         for mark in self.marks.values():
             if mark is not exclude:
                 found += [mark.dot, mark.label] if mark.placed else [mark.dot]
