@@ -81,7 +81,7 @@ class SumValues(LessonScene):
         i = 0
         self.narrate(
             f"The output of '{tokens[i]}' mixes every value vector, each scaled by its attention weight. "
-            "The products show rounded; the sums add them exactly."
+            "The products show rounded; the running sum adds their exact values."
         )
         weighted = LabelledMatrix(
             head.weighted_values[i],
