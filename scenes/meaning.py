@@ -109,6 +109,7 @@ class ShiftMeaning(LessonScene):
         self.add(meaning)
         left = meaning.get_right()[0] + 0.4  # the room right of the map: the pulls, then the distances
         self.room = (left, top, 7.1 - 0.3, SUBTITLE_TOP + GAP)
+        self.times = min(self.chain(meaning, case).times for case in ss.cases)  # every sentence's pulls on one scale
         mark = meaning.mark(word, palette.TEXT, at=ss.cases[0].before)
         self.narrate(f"Now let attention move '{word}'. Its sentence decides where it goes.")
         self.play(FadeIn(mark, scale=1.5))
@@ -226,9 +227,9 @@ class ShiftMeaning(LessonScene):
         colours = [meaning.marks[t].dot.get_color() if t in meaning.marks else palette.MUTED for t in tokens]
         unit = float(np.linalg.norm(meaning.point([1, 0]) - meaning.point([0, 0])))
         left, top, right, bottom = self.room
-        chain = PullChain(
-            case.word, tokens, case.weights[others], case.pulls[others], colours, unit, right - left, top - bottom
-        )
+        room = (right - left, top - bottom)
+        times = getattr(self, "times", None)  # none yet while each sentence's own largest scale is measured
+        chain = PullChain(case.word, tokens, case.weights[others], case.pulls[others], colours, unit, *room, times)
         return chain.move_to([(left + right) / 2, (top + bottom) / 2, 0])
 
     def walk(self, meaning: MeaningMap, mark, case: ShiftCase, first: bool, chain: PullChain) -> VGroup:

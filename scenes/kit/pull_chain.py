@@ -37,7 +37,8 @@ class PullChain(VGroup):
     """The pulls of ``tokens`` (all but the focus word) on the focus word, tip to tail from its place.
 
     ``pulls`` are in map units, ``unit`` is the map's screen length of one map unit; the chain fits ``width`` ×
-    ``height`` (heading included). ``colours`` are the pulling words' colours on the map.
+    ``height`` (heading included), drawn ``times`` larger than the map if given (several chains on one scale), else
+    as large as fits. ``colours`` are the pulling words' colours on the map.
     """
 
     def __init__(
@@ -50,12 +51,13 @@ class PullChain(VGroup):
         unit: float,
         width: float,
         height: float,
+        times: float | None = None,
     ) -> None:
         super().__init__()
         self.room = (width, height)
         self.path = np.vstack([np.zeros(2), np.cumsum(pulls, axis=0)])  # after each pull, from the word's place
         span = np.ptp(self.path, axis=0) * unit
-        self.times = magnification(span, (width - LABEL_ROOM[0], height - LABEL_ROOM[1]))
+        self.times = times or magnification(span, (width - LABEL_ROOM[0], height - LABEL_ROOM[1]))
         while True:  # the labels' room was a guess: smaller until the whole chain, labels and heading fit
             self._draw(word, tokens, weights, colours, unit)
             if (self.width <= width and self.height <= height) or self.times <= 0.1:

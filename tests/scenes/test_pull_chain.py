@@ -51,3 +51,11 @@ def test_no_label_touches_another_or_lies_on_an_arrow(case):
     for i, label in enumerate(labels):
         assert not any(overlaps(label, other, gap=0.0) for other in labels[i + 1 :])
         assert not chain._crosses(label)
+
+
+def test_a_given_scale_is_kept_so_two_sentences_compare():
+    weights, places = [0.2, 0.5, 0.3], [[0.0, 0.0], [2.0, 1.0], [-1.0, -2.0]]
+    pulls = np.array([weights[j] * (np.array(places[j]) - places[0]) for j in (1, 2)])
+    chain = PullChain("it", ["a", "b"], weights[1:], pulls, [palette.MUTED] * 2, UNIT, 6.0, 5.0, times=2.0)
+    assert chain.times == 2.0
+    assert np.allclose((chain.arrows[0].get_end() - chain.arrows[0].get_start())[:2], pulls[0] * UNIT * 2.0)
