@@ -276,10 +276,11 @@ class TraceRealShift(LessonScene):
             "To compare meanings, we use the cosine: the dot product over both lengths; the larger, the closer."
         )
         back = left.copy().scale(1 / zoom).move_to(home)  # the words to their corner; the cosine, not yet shown, below
-        self.play(Transform(words, back[0]), FadeIn(table.title), FadeIn(table.header))
+        self.play(Transform(words, back[0]))
         cosine.scale(1 / zoom).move_to(back[1])
         self.play(Write(cosine))
         self.narrate(alone_leaning(rm.focus, rm.alone.cosines).text)
+        self.play(FadeIn(table.title), FadeIn(table.header))  # the table with its first row: no empty heading
         self.play(*table.reveal(0))
         return left
 
