@@ -28,6 +28,7 @@ from manim import (
     LaggedStart,
     Line,
     ReplacementTransform,
+    Succession,
     Transform,
     VGroup,
     Write,
@@ -243,14 +244,16 @@ class AlignDotProducts(LessonScene):
             below_title(grid).set_x(0)
         else:
             grid.move_to(DOWN * 0.3)
-        self.play(FadeOut(old), run_time=0.8)  # the scores worked out stay
         shown = {j: chip for j, chip in worked.items() if grid.is_shown(0, j)}
         moved = [ReplacementTransform(chip[1], grid.get_entry(0, j)) for j, chip in shown.items()]
         rest = [FadeIn(grid.get_entry(0, j)) for j in grid.shown_cols if j is not None and j not in worked]
         gone = [FadeOut(chip[0]) for chip in worked.values()]
         gone += [FadeOut(chip[1]) for j, chip in worked.items() if j not in shown]
-        self.play(LaggedStart(*moved, lag_ratio=0.2), *rest, *gone, run_time=1.4)  # row 1 is what was just computed
-        self.play(FadeIn(grid.get_frame()), run_time=0.8)  # the grid round them once they have landed
+        # the picture goes as the scores worked out move up into row 1: they are that row, never left floating
+        # the picture goes, then the grid comes round the scores worked out as they move up into row 1: they are
+        # that row, never left floating, and the grid's labels never print over the fading picture
+        old_then_grid = Succession(FadeOut(old, run_time=0.6), FadeIn(grid.get_frame(), run_time=0.8))
+        self.play(old_then_grid, LaggedStart(*moved, lag_ratio=0.2), *rest, *gone, run_time=1.4)
         for i in (i for i in grid.shown_rows if i not in (None, 0)):
             self.play(LaggedStart(*(FadeIn(c) for c in grid.get_row(i)), lag_ratio=0.15), run_time=0.5)
         self.narrate("Rows are queries, columns are keys: each row scores one query against every key.")
