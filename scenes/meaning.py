@@ -246,7 +246,7 @@ class ShiftMeaning(LessonScene):
             trail.add(step)
             self.play(
                 Create(step),
-                Transform(mark, meaning.moved(word, end)),
+                Transform(mark, meaning.moved(word, end, away=np.append(end - start, 0), avoid=trail[:-1])),  # off it
                 Indicate(arrow, color=arrow.get_color()),
                 run_time=0.9,
             )

@@ -163,7 +163,7 @@ class SumValues(LessonScene):
         """Every token's output, one row each: the head's output matrix, the row just summed moving into it."""
         self.narrate("Every token does the same. Together the rows form this head's output.")
         out = token_matrix(head.output, tokens, "Z^{(1)}" if len(self.values.worked_example.heads) > 1 else "Z")
-        grow_within(out, 8, 4.6).move_to(DOWN * 0.3)  # alone in the frame: as large as it reads well
+        grow_within(out, 9, TOP - SUBTITLE_TOP - 0.4).move_to(UP * MIDDLE)  # alone in the frame: as large as fits
         cols = [j for j in out.shown_cols if j is not None]
         if out.is_shown(i, cols[0]):  # the output just computed is this row of the matrix
             moved = [ReplacementTransform(c, out.get_entry(i, j)) for j, c in zip(cols, current, strict=False)]
@@ -180,7 +180,7 @@ class SumValues(LessonScene):
             pair = VGroup(out.copy(), weights).arrange(RIGHT, buff=1.0)
             below_title(pair.scale(min(1.0, 12.5 / pair.width, (TOP - SUBTITLE_TOP - 0.2) / pair.height))).set_x(0)
             self.narrate(alike.text)
-            self.on_words("almost evenly", Transform(out, pair[0]), FadeIn(weights), run_time=1.2)
+            self.on_words("this head weighs", Transform(out, pair[0]), FadeIn(weights), run_time=1.2)
         self.wait(2)
 
 

@@ -192,13 +192,19 @@ class MeaningMap(VGroup):
         self._place(mark, away)
         return mark
 
-    def moved(self, word: str, xy: Sequence[float], away: np.ndarray | None = None) -> WordMark:
+    def moved(
+        self, word: str, xy: Sequence[float], away: np.ndarray | None = None, avoid: Iterable[Mobject] = ()
+    ) -> WordMark:
         """A copy of ``word``'s mark at map point ``xy``, its label re-placed there (Transform the mark into it), on
-        the side most along ``away`` if given."""
+        the side most along ``away`` if given, clear of ``avoid`` too (a trail drawn on the map)."""
         mark = self.marks[word]
         target = mark.copy()
         target.shift(self.point(xy) - mark.dot.get_center())
-        place_label(target.label, target.dot, self.obstacles(exclude=mark), away)
+        taken = self.obstacles(exclude=mark)
+        for obstacles, side in (([*taken, *avoid], away), (taken, away), (taken, None)):  # the wishes, then none
+            place_label(target.label, target.dot, obstacles, side)
+            if not any(overlaps(target.label, other) for other in taken):
+                break
         return target
 
     def forget(self, word: str) -> WordMark:
