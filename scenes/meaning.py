@@ -44,6 +44,11 @@ from scenes.kit.pull_chain import PullChain
 TIE = 0.05  # distances within 5 % of each other count as "about as far"
 
 
+def pulling(case: ShiftCase) -> list[int]:
+    """The places of the sentence's other words: each pulls the focus word (its own pull is zero)."""
+    return [j for j in range(len(case.tokens)) if j != case.focus]
+
+
 def meaning_map(ss: SemanticShift, width: float, height: float) -> MeaningMap:
     """The map of the ``semantic_shift`` section."""
     return MeaningMap(ss.words, ss.cluster_words, ss.centroids, width=width, height=height)
@@ -109,12 +114,12 @@ class ShiftMeaning(LessonScene):
         self.add(meaning)
         left = meaning.get_right()[0] + 0.4  # the room right of the map: the pulls, then the distances
         self.room = (left, top, 7.1 - 0.3, SUBTITLE_TOP + GAP)
-        self.times = min(self.chain(meaning, case).times for case in ss.cases)  # every sentence's pulls on one scale
+        times = min(self.chain(meaning, case).times for case in ss.cases)  # every sentence's pulls on one scale
         mark = meaning.mark(word, palette.TEXT, at=ss.cases[0].before)
         self.narrate(f"Now let attention move '{word}'. Its sentence decides where it goes.")
         self.play(FadeIn(mark, scale=1.5))
         for n, case in enumerate(ss.cases):
-            shown, trail = self.show_case(meaning, mark, case, title, first=n == 0, head=ss.head)
+            shown, trail = self.show_case(meaning, mark, case, title, first=n == 0, head=ss.head, times=times)
             if n + 1 < len(ss.cases):
                 self.reset(meaning, mark, case, shown, trail, n + 1)
 
@@ -130,7 +135,7 @@ class ShiftMeaning(LessonScene):
         self.play(FadeIn(ghost))  # placed once the word has left: its label keeps off the word's
 
     def show_case(
-        self, meaning: MeaningMap, mark, case: ShiftCase, title, first: bool, head: int
+        self, meaning: MeaningMap, mark, case: ShiftCase, title, first: bool, head: int, times: float
     ) -> tuple[VGroup, VGroup]:
         """One sentence: its weights, the pulls magnified beside the map, the walk, the distances; returns what
         goes when the next sentence comes, and the walk's trail (which stays).
@@ -146,7 +151,7 @@ class ShiftMeaning(LessonScene):
         self.play(FadeIn(sentence))
         self.play(LaggedStart(*(FadeIn(w, shift=DOWN * 0.1) for w in weights), lag_ratio=0.15))
         context = self.context(meaning, case)
-        chain = self.chain(meaning, case)
+        chain = self.chain(meaning, case, times)
         if first:
             self.narrate(
                 "Each word pulls it toward its place, by its weight: here a word's place plays its value vector."
@@ -160,8 +165,7 @@ class ShiftMeaning(LessonScene):
             FadeIn(chain.heading),
             FadeIn(chain.start),
         )
-        others = [j for j in range(len(case.tokens)) if j != case.focus]
-        for j, arrow, label in zip(others, chain.arrows, chain.labels, strict=True):  # one pull at a time, lit
+        for j, arrow, label in zip(pulling(case), chain.arrows, chain.labels, strict=True):  # one at a time, lit
             token = case.tokens[j]
             lit = [Indicate(meaning.marks[token], color=palette.HIGHLIGHT)] if token in meaning.marks else []
             self.play(GrowArrow(arrow), FadeIn(label), *lit, Indicate(weights[j], color=palette.HIGHLIGHT))
@@ -215,20 +219,19 @@ class ShiftMeaning(LessonScene):
     def ways(meaning: MeaningMap, case: ShiftCase) -> VGroup:
         """A faint dashed line from the word to each other word of its sentence."""
         start = meaning.point(case.before)
-        others = (t for j, t in enumerate(case.tokens) if j != case.focus)
+        others = (case.tokens[j] for j in pulling(case))
         return VGroup(
             *(DashedLine(start, meaning.point(meaning.words[t]), color=palette.MUTED, stroke_width=1.5) for t in others)
         ).set_opacity(0.5)
 
-    def chain(self, meaning: MeaningMap, case: ShiftCase) -> PullChain:
-        """The other words' pulls, tip to tail and magnified, in the room right of the map."""
-        others = [j for j in range(len(case.tokens)) if j != case.focus]
+    def chain(self, meaning: MeaningMap, case: ShiftCase, times: float | None = None) -> PullChain:
+        """The other words' pulls, tip to tail and magnified (``times``, or as large as fits), right of the map."""
+        others = pulling(case)
         tokens = [case.tokens[j] for j in others]
         colours = [meaning.marks[t].dot.get_color() if t in meaning.marks else palette.MUTED for t in tokens]
         unit = float(np.linalg.norm(meaning.point([1, 0]) - meaning.point([0, 0])))
         left, top, right, bottom = self.room
         room = (right - left, top - bottom)
-        times = getattr(self, "times", None)  # none yet while each sentence's own largest scale is measured
         chain = PullChain(case.word, tokens, case.weights[others], case.pulls[others], colours, unit, *room, times)
         return chain.move_to([(left + right) / 2, (top + bottom) / 2, 0])
 
@@ -239,7 +242,7 @@ class ShiftMeaning(LessonScene):
         if first:
             self.narrate(f"Adding the pulls one by one, '{word}' walks to its new, contextual position.")
         trail = VGroup()
-        others = [j for j in range(len(case.tokens)) if j != case.focus]
+        others = pulling(case)  # the path's steps they add (the focus word's own step is zero)
         steps = zip(case.path[others], case.path[[j + 1 for j in others]], chain.arrows, strict=True)
         for start, end, arrow in steps:
             step = Line(meaning.point(start), meaning.point(end), color=palette.HEAT_LOW, stroke_width=3)
