@@ -191,8 +191,12 @@ def cosine_move(focus: str, sentence: str, alone: dict[str, float], now: dict[st
     fastest = min(change, key=change.__getitem__)
     if fastest == nearest:
         return Claim(f"{where} moves away from every cluster, most from {nearest}, which stays closest.", False)
-    return Claim(
-        f"{where} moves away from {fastest} faster than from {nearest}: its nearer meaning is {nearest}.", False
+    ends = "stays" if nearest == max(alone, key=alone.__getitem__) else "is now"
+    return Claim(  # a description (it fell further from one), not a cause
+        f"{where} falls away from both centres, further from {fastest}: {nearest} {ends} the nearer meaning."
+        if len(now) == 2
+        else f"{where} falls away from every centre, furthest from {fastest}: {nearest} {ends} the nearest meaning.",
+        False,
     )
 
 

@@ -26,6 +26,7 @@ from scenes.kit import (
     notation,
     palette,
 )
+from scenes.kit.charts import block_grid
 from scenes.kit.diagrams import step_names
 from scenes.kit.layout import GAP, SUBTITLE_TOP, fit_width
 from scenes.kit.numbers import fmt, fmt_int
@@ -50,6 +51,7 @@ def shape(*dims: int) -> str:
 
 UNREAD = 0.4  # opacity of a step not yet explained: dim, yet 3.8:1 on the background (white text)
 LEGEND_WIDTH = 13.0  # the sentence and the sizes on one line, inside the safe area
+SHAPE_X, SHAPE_WIDTH, SHAPE_HEIGHT = 6.0, 1.4, 0.44  # the drawn shapes' column: centre, widest, tallest
 
 
 class RecapSteps(LessonScene):
@@ -63,43 +65,68 @@ class RecapSteps(LessonScene):
         legend = self.legend(we.tokens, T, d_model, d_k).next_to(title, DOWN, buff=0.3)
         self.narrate("Seven steps turn the input into context-aware vectors. Follow the shapes of our example.")
         names = step_names(we.W_O is not None)
-        steps = [
-            (names[0], r"X", sized(("n", T), ("d_{model}", d_model)), "Each token enters as a row of X."),
+        head = palette.MUTED  # scores and weights: inside one head, no role colour of their own
+        steps = [  # name, formula, shape (symbol and size per dimension), extra, the colour its shape is drawn in
+            (names[0], r"X", (("n", T), ("d_{model}", d_model)), "", palette.TEXT, "Each token enters as a row of X."),
             (
                 names[1],
                 r"Q = XW_{Q}",
-                sized(("n", T), ("d_k", d_k)),
+                (("n", T), ("d_k", d_k)),
+                "",
+                palette.QUERY,
                 "Three learned matrices project X into queries, keys and values.",
             ),
             (
                 names[2],
                 r"QK^T",
-                sized(("n", T), ("n", T)),
+                (("n", T), ("n", T)),
+                "",
+                head,
                 "Every query meets every key: one score per pair of tokens.",
             ),
             (
                 names[3],
                 r"QK^T / \sqrt{d_k}",
-                sized(("n", T), ("n", T)) + rf"\ \ (\div {fmt(sqrt_d_k)})",
+                (("n", T), ("n", T)),
+                rf"\ \ (\div {fmt(sqrt_d_k)})",
+                head,
                 "Dividing by √d_k keeps the scores in a healthy range.",
             ),
-            (names[4], r"\mathrm{softmax}(\cdot)", sized(("n", T), ("n", T)), "Softmax turns each row into weights."),
+            (
+                names[4],
+                r"\mathrm{softmax}(\cdot)",
+                (("n", T), ("n", T)),
+                "",
+                head,
+                "Softmax turns each row into weights.",
+            ),
             (
                 names[5],
                 r"\alpha V",
-                sized(("n", T), ("d_v", we.d_v)),
+                (("n", T), ("d_v", we.d_v)),
+                "",
+                palette.TEXT,
                 "Each output row is a weighted sum of the value vectors.",
             ),
             (
                 names[6],
                 JOINED + (r"\, W_{O}" if we.W_O is not None else ""),
-                sized(("n", T), ("d_{model}", d_model)),
+                (("n", T), ("d_{model}", d_model)),
+                "",
+                palette.TEXT,
                 f"The {fmt_int(h)} heads are joined"
                 + (" and mixed by W_O" if we.W_O is not None else "")
                 + ": one context-aware vector per token.",
             ),
         ]
-        rows = VGroup(*(self.step_row(i, name, rule, size) for i, (name, rule, size, _) in enumerate(steps)))
+        cell = self.cell_side([dims for _, _, dims, *_ in steps])
+        rows = VGroup(
+            *(
+                self.step_row(i, name, rule, sized(*dims) + extra, block_grid(dims[0][1], dims[1][1], cell, color, 0.6))
+                for i, (name, rule, dims, extra, color, _) in enumerate(steps)
+            )
+        )
+
         rows.arrange(DOWN, buff=ROW_GAP, aligned_edge=LEFT).next_to(legend, DOWN, buff=0.5)
         if (overflow := SUBTITLE_TOP + GAP + BLOCK_LINE - rows.get_bottom()[1]) > 0:  # room below for the block's line
             gap = ROW_GAP - overflow / (len(rows) - 1)
@@ -142,18 +169,26 @@ class RecapSteps(LessonScene):
         return legend
 
     @staticmethod
-    def step_row(index: int, name: str, rule: str, size: str) -> VGroup:
-        """The step's number, its name, its formula and the example's shapes there."""
+    def cell_side(shapes: list[tuple[tuple[str, int], ...]]) -> float:
+        """One cell size for every step's drawn shape (so the shapes compare), the largest that fits the column."""
+        tallest = max(dims[0][1] for dims in shapes)
+        widest = max(dims[1][1] for dims in shapes)
+        return min(SHAPE_HEIGHT / tallest, SHAPE_WIDTH / widest)
+
+    @staticmethod
+    def step_row(index: int, name: str, rule: str, size: str, drawn: VGroup) -> VGroup:
+        """The step's number, its name, its formula, the example's shapes there, and that shape drawn."""
         number = notation(caption(f"{index + 1}.", BODY, palette.MUTED, font=SERIF))
         label = caption(name, BODY, font=SERIF)
         tex = formula(rule, size=TITLE)
         dims = formula(size, size=TITLE)
-        return VGroup(number, label, tex, dims)
+        return VGroup(number, label, tex, dims, drawn.match_y(dims))
 
     @staticmethod
     def align_columns(rows: VGroup) -> None:
-        """Line up number, name, formula and shape in four columns."""
-        starts = [-6.3, -5.8, -1.5, 2.2]
+        """Line up number, name, formula and shape in four columns; the drawn shapes centred in a fifth."""
+        starts = [-6.4, -5.9, -2.0, 1.1]
         for row in rows:
-            for part, x in zip(row, starts, strict=True):
+            for part, x in zip(row, starts, strict=False):
                 part.set_x(x, direction=LEFT)
+            row[-1].set_x(SHAPE_X)

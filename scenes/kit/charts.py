@@ -20,35 +20,25 @@ from .text import LEAD, SMALL, caption
 
 
 def cell_grid(n: int, side: float, color: ManimColor = palette.HIGHLIGHT, opacity: float = 0.8) -> VGroup:
-    """An ``n`` × ``n`` grid of attention cells filling a square of width ``side``.
+    """An ``n`` × ``n`` grid of attention cells filling a square of width ``side``: ``n`` rows of ``n``
+    squares, row-major (rows are queries)."""
+    return block_grid(n, n, side / n, color, opacity)
 
-    Parameters
-    ----------
-    n
-        Cells along each edge (tokens of the sequence).
-    side
-        Width and height of the whole grid.
-    color, opacity
-        Fill of every cell.
 
-    Returns
-    -------
-    VGroup
-        ``n`` rows of ``n`` squares, row-major (rows are queries).
-    """
-    cell = side / n
-    rows = VGroup(
+def block_grid(rows: int, cols: int, cell: float, color: ManimColor, opacity: float = 0.8) -> VGroup:
+    """A ``rows`` × ``cols`` matrix drawn as its cells (squares of side ``cell``), without values: its shape."""
+    grid = VGroup(
         *(
             VGroup(
                 *(
                     Square(cell, stroke_width=1, stroke_color=palette.BACKGROUND).set_fill(color, opacity)
-                    for _ in range(n)
+                    for _ in range(cols)
                 )
             ).arrange(buff=0)
-            for _ in range(n)
+            for _ in range(rows)
         )
     )
-    return rows.arrange(DOWN, buff=0)
+    return grid.arrange(DOWN, buff=0)
 
 
 def panel(heading: str, picture: VGroup, note: str, width: float = 6.6, height: float = 3.1) -> VGroup:

@@ -243,10 +243,11 @@ def test_the_real_model_moves_are_read_from_its_cosines():
         if "moves closer to" in claim.text:
             name = re.search(r"moves closer to (\S+):", claim.text).group(1)
             assert change[name] > 0
-        elif "faster than from" in claim.text:
-            fast, slow = re.search(r"away from (\S+) faster than from (\S+):", claim.text).groups()
-            assert change[fast] < change[slow] <= 0
-            assert sentence.cosines[slow] > sentence.cosines[fast]
+        elif "falls away from" in claim.text:
+            fast, slow, ends = re.search(r"further(?:est)? from (\S+): (\S+) (stays|is now) the", claim.text).groups()
+            assert all(c <= 0 for c in change.values()) and change[fast] == min(change.values()) < change[slow]
+            assert sentence.cosines[slow] == max(sentence.cosines.values())
+            assert (ends == "stays") == (alone[slow] == max(alone.values()))
         assert "toward" not in claim.text or any(c > 0 for c in change.values())
 
 

@@ -3,9 +3,9 @@
 import pytest
 from manim import Square
 
-from scenes.kit.charts import cell_grid, panel, value_bars
+from scenes.kit.charts import block_grid, cell_grid, panel, value_bars
 from scenes.quiz import QUIZ
-from scenes.recap import shape
+from scenes.recap import SHAPE_HEIGHT, SHAPE_WIDTH, RecapSteps, shape
 
 
 @pytest.mark.parametrize("n", [2, 5])
@@ -14,6 +14,21 @@ def test_cell_grid_has_n_rows_of_n_cells_filling_the_side(n):
     assert len(grid) == n and all(len(row) == n for row in grid)
     assert grid.width == pytest.approx(3.0, abs=0.02)
     assert grid.height == pytest.approx(3.0, abs=0.02)
+
+
+def test_block_grid_draws_a_matrix_shape_rows_by_columns():
+    grid = block_grid(3, 5, 0.2, "#FFFFFF")
+    assert [len(row) for row in grid] == [5, 5, 5]
+    assert (grid.width, grid.height) == (pytest.approx(1.0, abs=0.02), pytest.approx(0.6, abs=0.02))
+
+
+@pytest.mark.parametrize("n, d_model, d_k", [(4, 4, 2), (12, 8, 2), (3, 64, 16)])
+def test_the_recaps_shapes_share_one_cell_the_largest_that_fits_the_column(n, d_model, d_k):
+    shapes = [(("n", n), ("d", d_model)), (("n", n), ("d_k", d_k)), (("n", n), ("n", n))]
+    cell = RecapSteps.cell_side(shapes)
+    tallest, widest = n * cell, max(d_model, n) * cell
+    assert tallest <= SHAPE_HEIGHT + 1e-9 and widest <= SHAPE_WIDTH + 1e-9
+    assert max(tallest / SHAPE_HEIGHT, widest / SHAPE_WIDTH) == pytest.approx(1.0)  # one bound is reached
 
 
 def test_value_bars_stand_on_the_baseline_with_the_given_heights():
