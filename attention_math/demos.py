@@ -8,6 +8,7 @@ import numpy as np
 
 from . import primer
 from .attention import attend, softmax, softmax_jacobian
+from .claims import SATURATED
 from .model_types import SemanticShift, ShiftCase
 from .types import (
     Alignment,
@@ -42,7 +43,19 @@ def scaling_demo(query: Array, keys: Array) -> ScalingDemo:
         raw_shifted=raw - raw.max(),
         scaled_shifted=scaled - scaled.max(),
         softmax_steps=primer.softmax_steps(raw),
+        pushed=(pushed := saturating(raw)),
+        softmax_pushed=softmax(pushed),
     )
+
+
+def saturating(scores: Array, doublings: int = 12) -> Array:
+    """``scores`` doubled until softmax puts ``SATURATED`` on one key: what "larger scores" do to softmax
+    (``scores`` themselves if no doubling gets there, as with two tied top scores)."""
+    for k in range(1, doublings + 1):
+        larger: Array = scores * 2**k
+        if softmax(larger).max() >= SATURATED:
+            return larger
+    return scores
 
 
 SHOWN_ENTRIES = 60  # random entries drawn as dots where variance is defined

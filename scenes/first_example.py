@@ -1,5 +1,5 @@
-"""A first example, from the handwritten notes: "the cat sat" with identity projections, and
-why scores are divided by √d_k (softmax of the raw scores against the scaled ones)."""
+"""A first example, from the handwritten notes: "the cat sat" with identity projections (why scores are divided
+by √d_k, on the notes' other example: ``scaling_demo.py``)."""
 
 from __future__ import annotations
 
@@ -18,42 +18,33 @@ from manim import (
     LaggedStart,
     Mobject,
     ReplacementTransform,
-    Restore,
     SurroundingRectangle,
     Transform,
     VGroup,
     Write,
 )
 
-from attention_math.claims import lean, softer
-from attention_math.types import CatSat, ScalingDemo
+from attention_math.types import CatSat
 from scenes.kit import (
-    BODY,
     CAPTION,
     FORMULA,
     HEADING,
     LABEL,
-    TITLE,
     Heatmap,
     LabelledMatrix,
     LessonScene,
-    SoftmaxBars,
     caption,
     formula,
-    notation,
     palette,
 )
 from scenes.kit.base import READ_HOLD
-from scenes.kit.layout import GAP, MIDDLE, SUBTITLE_TOP, TOP, caption_band, fit_width
+from scenes.kit.layout import GAP, MIDDLE, SUBTITLE_TOP, TOP, fit_width
 from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt, places_for, vector_text
 
-BASELINE_Y = -2.6  # where the softmax bars of CompareScaling stand
-BAR_HEIGHT = 1.8  # a weight of 1
 STAGE = 40  # digits of the matrices a stage is about (X, Q, K, V, the four together, stay smaller)
 OUTPUT = 30  # the output stage's: V, the weighted rows and Z stacked with a sum line below
 SPELLED_OUT = 4  # tokens up to which a weighted sum is written term by term
-SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 
 def number_text(value: float) -> str:
@@ -315,103 +306,3 @@ class WorkCatSat(LessonScene):
         self.narrate("Each row of Z is its token's context-aware vector, all computed side by side.")
         self.play(FadeOut(VGroup(row, line)), Indicate(z_all.cells, color=palette.HEAT_LOW, scale_factor=1.0))
         self.wait(1)
-
-
-WORKING_GROWTH = 1.5  # the scores' working, alone in the frame, drawn this much larger
-
-
-class CompareScaling(LessonScene):
-    """The notes' example: q·k₁ and q·k₂ written out; softmax of the raw scores (leaning hard) vs ÷√d_k (softer)."""
-
-    def construct(self) -> None:
-        sd = self.values.scaling_demo
-        self.show_title(f"Softmax of {vector_text(sd.raw)} against {vector_text(sd.scaled)}")
-        vectors = self.vectors(sd).to_edge(UP, buff=1.2)
-        products = self.dot_products(sd).next_to(vectors, DOWN, buff=0.4)
-        scaling = formula(
-            rf"{vector_text(sd.raw)} \div \sqrt{{{sd.d_k}}} = {vector_text(sd.scaled)}", size=FORMULA
-        ).next_to(products, DOWN, buff=0.35)
-        working = VGroup(vectors, products, scaling).save_state()  # its place once the charts come below it
-        working.scale(min(WORKING_GROWTH, 12.5 / working.width)).move_to(UP * MIDDLE)  # alone: as large as it reads
-        self.narrate(f"One query and two keys, each d_k = {sd.d_k} numbers long.")
-        self.play(FadeIn(vectors))
-        self.narrate("Each score is a dot product: multiply matching entries and add.")
-        for line in products:
-            self.play(Write(line), run_time=1.2)
-        self.narrate(f"Scaled, the scores are divided by √d_k = √{sd.d_k} = {number_text(sd.sqrt_d_k)}.")
-        self.play(Write(scaling))
-        claim = lean(sd.softmax_raw, sd.softmax_scaled)
-        raw_verdict = "saturated" if claim.holds else f"leans hard: {fmt(sd.softmax_raw.max())} on one key"
-        charts = [
-            self.chart(sd.softmax_raw, f"softmax({vector_text(sd.raw)})", raw_verdict, -3.3),
-            self.chart(
-                sd.softmax_scaled,
-                f"softmax({vector_text(sd.scaled)})",
-                f"softer: the smallest share {fmt(sd.softmax_raw.min())} → {fmt(sd.softmax_scaled.min())}",
-                3.3,
-            ),
-        ]
-        caption_band(VGroup(*charts))  # both charts together, their verdicts just above the subtitle band
-        self.narrate(claim.text)
-        self.play(Restore(working), run_time=0.8)  # up, to make room for the charts
-        self.show_chart(charts[0])
-        scaled_named = "once scaled" in claim.text  # the scaled top weight is said here: its chart comes with it
-        if scaled_named:
-            bars, title, _ = charts[1]
-            self.on_words(
-                "against", FadeIn(VGroup(bars.baseline, bars.get_labels(), title)), bars.grow(axes_shown=True)
-            )
-        if "Larger scores" in claim.text:  # the top weight, the one larger scores would push to 1
-            top = charts[0][0].get_bars()[int(np.argmax(sd.softmax_raw))]
-            self.on_words("Larger scores", Indicate(top, color=top.get_fill_color()))  # its own colour
-        softer_claim = softer(sd.softmax_raw, sd.softmax_scaled)
-        self.narrate(softer_claim.text)
-        if scaled_named:
-            if softer_claim.holds:  # the two smallest weights, the one it names growing into the other
-                lows = [
-                    c[0].get_bars()[int(np.argmin(w))]
-                    for c, w in zip(charts, (sd.softmax_raw, sd.softmax_scaled), strict=True)
-                ]
-                self.on_words(
-                    "the smallest weight", *(Indicate(b, color=b.get_fill_color()) for b in lows), run_time=1.5
-                )
-            self.play(FadeIn(charts[1][2], shift=UP * 0.1))
-        else:
-            self.show_chart(charts[1])
-        self.finish_narration()
-        self.wait(1.5)
-
-    def show_chart(self, chart: VGroup) -> None:
-        """Axis, heading and key names with the bars growing, then the verdict."""
-        bars, title, verdict = chart
-        self.play(FadeIn(VGroup(bars.baseline, bars.get_labels(), title)), bars.grow(axes_shown=True, run_time=1.2))
-        self.play(FadeIn(verdict, shift=UP * 0.1), run_time=0.8)
-
-    def vectors(self, sd: ScalingDemo) -> VGroup:
-        """q in query colour, the keys in key colour, and their length d_k, on one line."""
-        parts = [formula(rf"q = {vector_text(sd.query)}", size=FORMULA, color=palette.QUERY)]
-        for n, key in enumerate(sd.keys):
-            parts.append(formula(rf"k_{{{n + 1}}} = {vector_text(key)}", size=FORMULA, color=palette.KEY))
-        parts.append(formula(rf"d_k = {sd.d_k}", size=FORMULA, color=palette.MUTED))  # as the voice says it
-        return VGroup(*parts).arrange(RIGHT, buff=0.8)
-
-    def dot_products(self, sd: ScalingDemo) -> VGroup:
-        """q·k_n = products = terms = score, one line per key."""
-        lines = VGroup()
-        q = sd.query
-        for n, (key, terms, raw) in enumerate(zip(sd.keys, sd.raw_terms, sd.raw, strict=True)):
-            products = " + ".join(rf"{number_text(a)} \times {number_text(b)}" for a, b in zip(q, key, strict=True))
-            sums = " + ".join(number_text(t) for t in terms)
-            lines.add(formula(rf"q \cdot k_{{{n + 1}}} = {products} = {sums} = {number_text(raw)}", size=TITLE))
-        lines.arrange(DOWN, aligned_edge=LEFT, buff=0.25)
-        return fit_width(lines, 12.5)
-
-    def chart(self, weights: np.ndarray, heading: str, verdict: str, x: float) -> VGroup:
-        """Softmax bars over k₁, k₂, … on a baseline at ``x``, a heading above and a verdict below."""
-        names = [f"k{str(n + 1).translate(SUBSCRIPTS)}" for n in range(len(weights))]
-        bars = SoftmaxBars(weights, names, max_value=1.0, height=BAR_HEIGHT, bar_width=1.4, weights=True)
-        notation(bars.get_labels())
-        bars.shift(np.array([x, BASELINE_Y, 0]) - bars.baseline.get_center())
-        title = caption(heading, BODY).move_to([x, BASELINE_Y + BAR_HEIGHT + 0.75, 0])
-        note = caption(verdict, LABEL).next_to(bars, DOWN, buff=0.25)
-        return VGroup(bars, title, note)

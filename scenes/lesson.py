@@ -79,7 +79,7 @@ LESSON: list[Entry] = [
         (
             "scaling-comparison",
             "Softmax with and without scaling",
-            "first_example",
+            "scaling_demo",
             "CompareScaling",
             ("scaling_demo",),
         ),

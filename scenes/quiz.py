@@ -20,6 +20,7 @@ from manim import (
     linear,
 )
 
+from attention_math.claims import SATURATED
 from attention_math.types import SaturationDemo
 from scenes.kit import BODY, CAPTION, LABEL, SERIF, LessonScene, SoftmaxBars, caption, formula, notation, palette
 from scenes.kit.base import READ_HOLD, speaking_time
@@ -72,7 +73,6 @@ QUESTION = 40  # a quiz question: the clip's one line to read
 ANSWER = 30  # its answer, a few lines
 PICTURE_GAP = 0.6  # between the answer and its picture, and the question above it
 MAX_GROWTH = 1.25  # a picture's labels grow no larger than the answer's text
-SATURATED = 0.99  # a top weight this close to 1: softmax has put everything on one key
 ASKED_GROWTH = 1.3  # a question, while it is asked, at most this much larger than beside its answer
 
 

@@ -117,6 +117,7 @@ def check_lean(text: str, ex: dict) -> None:
         assert top >= 0.99
     elif "leans hard" in text:
         assert close(said[1], soft) and soft < top < 0.99
+        assert ("Larger scores would push" in text) == (np.sort(raw)[-1] > np.sort(raw)[-2])  # one key alone on top
     elif "is softer" in text:
         low, high = softmax(raw).min(), softmax(raw / np.sqrt(len(sd["query"]))).min()
         assert high > low and "grows from" in text

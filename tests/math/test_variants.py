@@ -106,6 +106,11 @@ def test_shuffling_the_tokens_shuffles_the_outputs():
     assert s.tokens == [WE.tokens[i] for i in s.order] and s.equivariant
 
 
+def softmax_top(scores: np.ndarray) -> float:
+    e = np.exp(scores - scores.max())
+    return float(e.max() / e.sum())
+
+
 def test_softmax_sees_only_the_gaps():
     sd = VALUES.scaling_demo
     raw = sd.keys @ sd.query
@@ -113,6 +118,10 @@ def test_softmax_sees_only_the_gaps():
     assert np.allclose(sd.scaled_shifted, (raw - raw.max()) / math.sqrt(len(sd.query)))
     exp = np.exp(sd.raw_shifted)
     assert np.allclose(exp / exp.sum(), sd.softmax_raw)  # the shifted scores give the same weights
+    # "larger scores": the raw ones times the first power of 2 at which softmax puts 0.99 on one key
+    k = next(k for k in range(1, 13) if np.allclose(sd.pushed, raw * 2**k))
+    assert softmax_top(sd.pushed) >= 0.99 and (k == 1 or softmax_top(raw * 2 ** (k - 1)) < 0.99)
+    assert np.isclose(sd.softmax_pushed.max(), softmax_top(sd.pushed)) and np.isclose(sd.softmax_pushed.sum(), 1)
     if len(raw) == 2:  # two scores: the larger one's weight is 1 / (1 + e^-gap)
         gap = abs(raw[0] - raw[1])
         assert math.isclose(sd.softmax_raw.max(), 1 / (1 + math.exp(-gap)))
