@@ -27,6 +27,7 @@ from manim import (
     Indicate,
     LaggedStart,
     Line,
+    Mobject,
     ReplacementTransform,
     Succession,
     Transform,
@@ -37,6 +38,7 @@ from manim import (
 from attention_math.claims import broken_mirror, largest_score
 from attention_math.types import Head
 from scenes.kit import (
+    FORMULA,
     LABEL,
     LEAD,
     READOUT,
@@ -291,7 +293,7 @@ class NormalizeScores(LessonScene):
         below_title(scaled.scale(zoom)).set_x(0)
         self.wait(1.5)  # the raw scores, read once more before they change
         self.play(give_way(scores, FadeIn(scaled)), run_time=1.2)  # a fade: morphing digits garbles them
-        heatmap = below_title(self.heatmap(head, tokens)).to_edge(RIGHT, buff=0.4)
+        heatmap = self.heatmap(head, tokens, left_of=home)
         self.finish_narration()  # the divisor stays while it is said
         self.play(FadeOut(scale), Transform(scaled, home))
         row_frame = scaled.row_frame(0)
@@ -316,8 +318,17 @@ class NormalizeScores(LessonScene):
         m = LabelledMatrix(values, row_labels=tokens, name=name, font_size=font, max_rows=rows, max_cols=6)
         return below_title(m).to_edge(LEFT, buff=0.4)
 
-    def heatmap(self, head: Head, tokens: list[str]) -> Heatmap:
-        return Heatmap(head.weights, tokens, cell=token_cell(len(tokens)), caption=True)
+    def heatmap(self, head: Head, tokens: list[str], left_of: Mobject) -> Heatmap:
+        """The weights' grid, named α as the formula names them: "α =" before it where the scores on its left
+        (``left_of``) leave room, else "α" in its free corner above the row labels."""
+        heatmap = below_title(Heatmap(head.weights, tokens, cell=token_cell(len(tokens)), caption=True))
+        heatmap.to_edge(RIGHT, buff=0.4)
+        name = formula(r"\alpha =", size=FORMULA).next_to(heatmap.row_labels, LEFT, buff=0.3).match_y(heatmap.cells)
+        if name.get_left()[0] < left_of.get_right()[0] + 0.3:
+            name = formula(r"\alpha", size=FORMULA).next_to(heatmap.row_labels, UP, buff=0.3)
+            name.align_to(heatmap.row_labels, RIGHT)
+        heatmap.caption.add(name)  # shown with the caption, as the grid comes in
+        return heatmap
 
     def softmax_row(
         self, head: Head, tokens: list[str], i: int, scaled: LabelledMatrix, heatmap: Heatmap
