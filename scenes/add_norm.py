@@ -15,6 +15,7 @@ from manim import LEFT, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, Mobject, Repl
 from attention_math import claims
 from attention_math.types import WorkedExample
 from scenes.kit import BODY, MIN_FONT_SIZE, LabelledMatrix, LessonScene, caption, formula, palette
+from scenes.kit.diagrams import joined
 from scenes.kit.layout import (
     MAX_ROWS,
     MIDDLE,
@@ -40,7 +41,7 @@ class AddAndNorm(LessonScene):
         we = self.values.worked_example
         tokens, an = we.tokens, we.add_norm
         self.show_title()
-        output_name = r"\text{concat}" if we.W_O is None else r"\text{concat} \cdot W_{O}"
+        output_name = joined(len(we.heads)) + ("" if we.W_O is None else r"\, W_{O}")
 
         def summed(cols: int) -> VGroup:  # X + output = residual, ``cols`` columns of each at most
             return VGroup(

@@ -27,15 +27,13 @@ from scenes.kit import (
     palette,
 )
 from scenes.kit.charts import block_grid
-from scenes.kit.diagrams import step_names
+from scenes.kit.diagrams import JOINED, step_names
 from scenes.kit.layout import GAP, SUBTITLE_TOP, fit_width
 from scenes.kit.numbers import fmt, fmt_int
 
 ROW_GAP = 0.42  # between the steps' rows, when the frame has room
 BOX_BUFF = 0.15  # between the rows and the box drawn round them
 BLOCK_LINE = 0.7  # kept below the rows: the full block's line (W_O, Add & Norm) under step 7
-
-JOINED = r"[\,Z^{(1)} \cdots Z^{(h)}\,]"  # the heads' outputs side by side: their concatenation
 
 
 def sized(*dims: tuple[str, int]) -> str:

@@ -25,6 +25,7 @@ from manim import (
     MathTex,
     Mobject,
     ReplacementTransform,
+    Restore,
     Transform,
     VGroup,
     Write,
@@ -50,6 +51,7 @@ from scenes.kit import (
     token_cell,
 )
 from scenes.kit.base import READ_HOLD
+from scenes.kit.diagrams import joined
 from scenes.kit.layout import (
     MAX_COLS,
     MAX_ROWS,
@@ -201,10 +203,12 @@ class CombineHeads(LessonScene):
         rule = formula(head_formula, size=FORMULA_LARGE)
         rule.to_edge(LEFT, buff=0.6).shift(UP * 1.7)  # high: room below it for a head's own matrices
         glimpses = [self.head_glimpse(heads[n], tokens, n, rule) for n in range(1, len(heads))]
+        rule.save_state()  # its place beside the next head's matrices
+        grow_within(rule, 10, 2.6).move_to(UP * MIDDLE)  # alone, it is the picture: large, in the middle
         self.narrate("The other heads run the same steps with their own W_Q, W_K and W_V.")
         self.play(Write(rule))
-        if glimpses:  # the next head's own matrices, as they are named
-            self.on_words("their own", FadeIn(glimpses[0][0]), run_time=0.8)
+        if glimpses:  # the next head's own matrices, as they are named, the rule making room for them
+            self.on_words("their own", Restore(rule), FadeIn(glimpses[0][0]), run_time=0.8)
         outputs = self.head_outputs(heads, tokens)
         for n, (own, weights, name) in enumerate(glimpses, start=1):
             self.narrate(f"Head {n + 1}, with its own matrices, weighs the tokens differently.")
@@ -235,7 +239,7 @@ class CombineHeads(LessonScene):
             self.play(FadeOut(braces))
             self.project(we, tokens, concat)
         else:
-            later = formula(r"\text{full block: output} = \text{concat} \cdot W_{O}", size=FORMULA)  # not ours
+            later = formula(rf"\text{{full block: output}} = {joined(len(heads))}\, W_{{O}}", size=FORMULA)  # not ours
             later.next_to(braces, DOWN, buff=0.25)
             self.narrate(
                 "A full attention block then multiplies this by one more learned matrix, W_O, which mixes the heads."
@@ -354,10 +358,10 @@ class CombineHeads(LessonScene):
         return braces
 
     def concat_matrix(self, we: WorkedExample, tokens: list[str]) -> LabelledMatrix:
-        return token_matrix(we.concat, tokens, r"\text{concat}", max_cols=8)
+        return token_matrix(we.concat, tokens, joined(len(we.heads)), max_cols=8)
 
     def project(self, we: WorkedExample, tokens: list[str], concat: LabelledMatrix) -> None:
         """Multiply the concatenation by W_O: the attention block's output."""
         self.narrate("Finally the output projection W_O mixes the heads into the attention block's output.")
-        out = token_matrix(we.output, tokens, r"\text{concat} \cdot W_{O}", max_cols=8).move_to(concat)
+        out = token_matrix(we.output, tokens, rf"{joined(len(we.heads))}\, W_{{O}}", max_cols=8).move_to(concat)
         self.play(ReplacementTransform(concat, out), run_time=1.2)

@@ -145,6 +145,18 @@ def arc_between(
     return CurvedArrow(a, b, angle=angle, color=color, stroke_width=4, tip_length=0.18)
 
 
+JOINED = r"[\,Z^{(1)} \cdots Z^{(h)}\,]"  # the heads' outputs side by side: their concatenation (docs/notation.md)
+
+
+def joined(heads: int) -> str:
+    """TeX of ``heads`` heads' outputs side by side, written out for up to three: ``[Z⁽¹⁾ Z⁽²⁾]``."""
+    if heads == 1:
+        return "Z"
+    if heads > 3:
+        return JOINED.replace("h", str(heads))
+    return r"[\," + r"\ ".join(f"Z^{{({n + 1})}}" for n in range(heads)) + r"\,]"
+
+
 def step_names(output_projection: bool) -> list[str]:
     """The seven steps of multi-head self-attention, as the worked example's chapter and the recap name them."""
     last = "Output" if output_projection else "Join the heads"
