@@ -3,7 +3,7 @@
 import numpy as np
 from manim import DOWN, RIGHT, Square
 
-from scenes.kit.diagrams import Card, LabelBox, Sentence, ShapeBlock, connect, stack
+from scenes.kit.diagrams import Card, LabelBox, Sentence, ShapeBlock, connect, joined, stack
 
 
 def test_sentence_words_are_the_glyphs_of_each_word():
@@ -65,3 +65,10 @@ def test_the_heads_outputs_join_into_exactly_the_width_of_one_token():
         np.testing.assert_allclose(arrow.get_start(), brace.get_tip(), atol=0.15)  # from the whole, gathered
         assert slot.get_left()[0] < arrow.get_end()[0] < slot.get_right()[0]  # to its own slot
         assert 0 < arrow.get_end()[1] - slot.get_top()[1] < 0.15
+
+
+def test_the_heads_joined_are_written_out_up_to_three():
+    assert joined(1) == "Z"  # one head: its output is the whole
+    two, five = joined(2), joined(5)
+    assert "Z^{(1)}" in two and "Z^{(2)}" in two and "cdots" not in two
+    assert "Z^{(1)}" in five and "Z^{(5)}" in five and "cdots" in five and "Z^{(3)}" not in five
