@@ -18,6 +18,7 @@ from manim import (
     LaggedStart,
     MoveToTarget,
     Rectangle,
+    ReplacementTransform,
     SurroundingRectangle,
     Text,
     Transform,
@@ -75,12 +76,18 @@ class LocateAttention(LessonScene):
         outputs = LabelBox("Contextual vectors", width=5.2, color=palette.MUTED)
         column, arrows = stack([tokens, inputs, *layer, outputs], gap=0.36)
         fit_content(VGroup(column, arrows))
+        ghost = VGroup(column, arrows).copy().fade(0.6)  # the whole stack, dim (as unread steps are), from the first frame
+
+        def lit(k: int) -> list[ReplacementTransform]:  # part k of the column and the arrow into it, as read
+            pairs = [(ghost[0][k], column[k])] + ([(ghost[1][k - 1], arrows[k - 1])] if k else [])
+            return [ReplacementTransform(dim, shown) for dim, shown in pairs]
 
         self.narrate("A Transformer turns tokens into vectors: embeddings plus positions go in.")
-        self.play(FadeIn(tokens), GrowArrow(arrows[0]), FadeIn(inputs, shift=UP * 0.3))
+        self.play(FadeIn(ghost), run_time=0.8)
+        self.play(*lit(0), *lit(1))
         self.narrate("Each layer has two parts: self-attention, then a feed-forward network, each with add and norm.")
-        for arrow, box in zip(arrows[1:], column[2:], strict=False):
-            self.play(GrowArrow(arrow), FadeIn(box, shift=UP * 0.3), run_time=0.6)
+        for k in range(2, len(column)):
+            self.play(*lit(k), run_time=0.6)
 
         block = SurroundingRectangle(VGroup(*layer), color=palette.TEXT, buff=0.18, corner_radius=0.15)
         repeat = caption("× N layers", HEADING, font=SERIF).next_to(block, RIGHT, buff=0.3)
