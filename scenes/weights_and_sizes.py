@@ -31,7 +31,6 @@ from attention_math.model_types import ModelSize
 from scenes.kit import (
     BODY,
     DISPLAY,
-    LABEL,
     READOUT,
     SMALL,
     TITLE,
@@ -231,12 +230,12 @@ class HeadSplit(VGroup):
         ).arrange(RIGHT, buff=0.15, aligned_edge=DOWN)
         # where the other heads' slots come later, right, clear of the first arrow: it goes when they come
         self.reads = reads.move_to(self.slots[1:]).align_to(bar, RIGHT)
-        below = self.slots.get_y() - self.HIGH - 0.7  # room between for what turns queries into outputs
+        below = self.slots.get_y() - self.HIGH - 0.9  # room between for what turns queries into outputs
         # each head's output, d_v = d_k numbers: made by the head (softmax(QKᵀ/√dₖ)V), not a copy of its queries;
         # first under its own head, then edge to edge
         self.outputs = VGroup(*(self.output_of(s).set_y(below) for s in self.slots))
         self.attends = caption(  # the two rows are not one thing copied: attention lies between them
-            f"queries ↓ attention, softmax(QKᵀ/√dₖ)·V ↓ each head's output, dᵥ = {model.d_k}", LABEL, palette.MUTED
+            f"↓ each head's attention, softmax(QKᵀ/√dₖ)V: an output of dᵥ = {model.d_k} numbers ↓", BODY, palette.MUTED
         ).move_to((self.slots.get_bottom() + self.outputs.get_top()) / 2)
         self.joined = VGroup(*(o.copy().set_x(x) for o, x in zip(self.outputs, self.joined_xs(), strict=True)))
         self.brace = Brace(self.joined, DOWN, buff=0.1, color=palette.MUTED)
