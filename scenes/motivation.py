@@ -78,7 +78,7 @@ class LocateAttention(LessonScene):
         fit_content(VGroup(column, arrows))
         ghost = (
             VGroup(column, arrows).copy().fade(0.6)
-        )  # the whole stack, dim (as unread steps are), from the first frame
+        )  # the whole stack, dim as unread steps are, at once
 
         def lit(k: int) -> list[ReplacementTransform]:  # part k of the column and the arrow into it, as read
             pairs = [(ghost[0][k], column[k])] + ([(ghost[1][k - 1], arrows[k - 1])] if k else [])
