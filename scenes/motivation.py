@@ -76,9 +76,7 @@ class LocateAttention(LessonScene):
         outputs = LabelBox("Contextual vectors", width=5.2, color=palette.MUTED)
         column, arrows = stack([tokens, inputs, *layer, outputs], gap=0.36)
         fit_content(VGroup(column, arrows))
-        ghost = (
-            VGroup(column, arrows).copy().fade(0.6)
-        )  # the whole stack, dim as unread steps are, at once
+        ghost = VGroup(column, arrows).copy().fade(0.6)  # the whole stack, dim as unread steps are, at once
 
         def lit(k: int) -> list[ReplacementTransform]:  # part k of the column and the arrow into it, as read
             pairs = [(ghost[0][k], column[k])] + ([(ghost[1][k - 1], arrows[k - 1])] if k else [])
