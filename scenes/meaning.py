@@ -211,7 +211,8 @@ class ShiftMeaning(LessonScene):
         group.words = []
         for token in case.tokens:
             if token != case.word and token not in meaning.marks:
-                group.add(meaning.mark(token, palette.MUTED, away_from=case.before))
+                arrival = meaning.arrival(case.word, case.after)  # where the word's walk ends: its label goes there
+                group.add(meaning.mark(token, palette.MUTED, away_from=case.before, keep_off=[arrival]))
                 group.words.append(token)
         return group
 
@@ -249,7 +250,7 @@ class ShiftMeaning(LessonScene):
             trail.add(step)
             self.play(
                 Create(step),
-                Transform(mark, meaning.moved(word, end, away=np.append(end - start, 0), avoid=trail[:-1])),  # off it
+                Transform(mark, meaning.moved(word, end, away=np.append(end - start, 0), avoid=trail)),  # off it
                 Indicate(arrow, color=arrow.get_color()),
                 run_time=0.9,
             )

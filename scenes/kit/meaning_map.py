@@ -19,6 +19,7 @@ from manim import (
     Dot,
     ManimColor,
     Mobject,
+    Rectangle,
     VGroup,
 )
 
@@ -169,9 +170,15 @@ class MeaningMap(VGroup):
         self.marks[word] = mark
         return mark
 
-    def _place(self, mark: WordMark, away: np.ndarray | None = None) -> None:
-        place_label(mark.label, mark.dot, self.obstacles(exclude=mark), away)
+    def _place(self, mark: WordMark, away: np.ndarray | None = None, keep_off: Iterable[Mobject] = ()) -> None:
+        place_label(mark.label, mark.dot, [*self.obstacles(exclude=mark), *keep_off], away)
         mark.placed = True
+
+    def arrival(self, word: str, xy: Sequence[float]) -> Mobject:
+        """The room ``word`` will take at map point ``xy`` (its dot, a label's width all round): for labels placed
+        before it walks there to keep off."""
+        label = self.marks[word].label
+        return Rectangle(width=2 * label.width + 0.3, height=2 * label.height + 0.3).move_to(self.point(xy))
 
     def mark(
         self,
@@ -179,17 +186,20 @@ class MeaningMap(VGroup):
         color: ManimColor = palette.MUTED,
         at: Sequence[float] | None = None,
         away_from: Sequence[float] | None = None,
+        keep_off: Iterable[Mobject] = (),
     ) -> WordMark:
         """A word's dot and label at its position (or ``at``); not yet added.
 
-        The label keeps clear of the others, on the side facing away from ``away_from`` when given
-        (where an arrow from there would not cross it).
+        The label keeps clear of the others and of ``keep_off``, on the side facing away from ``away_from`` when
+        given (where an arrow from there would not cross it).
         """
         mark = self._register(word, color, at)
         away = None
         if away_from is not None:
             away = mark.dot.get_center() - self.point(away_from)
-        self._place(mark, away)
+        self._place(mark, away, keep_off)
+        if keep_off and any(overlaps(mark.label, k) for k in keep_off):  # no side is clear of it: the others matter
+            self._place(mark, away)
         return mark
 
     def moved(
@@ -201,9 +211,9 @@ class MeaningMap(VGroup):
         target = mark.copy()
         target.shift(self.point(xy) - mark.dot.get_center())
         taken = self.obstacles(exclude=mark)
-        for obstacles, side in (([*taken, *avoid], away), (taken, away), (taken, None)):  # the wishes, then none
-            place_label(target.label, target.dot, obstacles, side)
-            if not any(overlaps(target.label, other) for other in taken):
+        for obstacles in ([*taken, *avoid], taken):  # clear of the trail too if it can be, else of the words
+            place_label(target.label, target.dot, obstacles, away)
+            if not any(overlaps(target.label, other) for other in obstacles):
                 break
         return target
 

@@ -5,7 +5,7 @@ Expected values are computed here independently (plain numpy), never read from t
 
 import numpy as np
 import pytest
-from manim import Dot, Text
+from manim import Dot, Line, Text
 
 from attention_math import DEFAULT_EXAMPLE, lesson_values
 from scenes.first_example import is_identity
@@ -58,6 +58,24 @@ def test_moved_mark_sits_at_the_new_point():
     m.mark("a", at=[0, 0])
     target = m.moved("a", [1.5, 0.5])
     assert np.allclose(target.dot.get_center(), m.plane.c2p(1.5, 0.5))
+
+
+def test_a_moved_label_keeps_off_a_trail_where_a_side_is_free():
+    m = small_map()
+    m.mark("a", at=[0, 0])
+    end = m.plane.c2p(1.5, 0.0)
+    trail = [Line(m.plane.c2p(0, 0), end), Line(end, end + np.array([0, 0.8, 0]))]  # in from the left, then up
+    target = m.moved("a", [1.5, 0.0], away=np.array([-1.0, 0, 0]), avoid=trail)  # wished on the trail's side
+    assert not any(overlaps(target.label, t) for t in trail)
+
+
+def test_a_label_keeps_off_where_another_word_will_arrive():
+    m = small_map()
+    m.mark("a", at=[0, 0])
+    arrival = m.arrival("a", WORDS["b"] + [0.0, -0.4])  # "a" will walk to just below "b"
+    b = m.mark("b", away_from=[0.3, 1.0], keep_off=[arrival])  # wished below, into that room
+    assert not overlaps(b.label, arrival)
+    assert arrival.width > 2 * m.marks["a"].label.width  # room for its label on any side of its dot
 
 
 def test_standing_names_ties_and_the_nearer_cluster():
