@@ -49,6 +49,7 @@ def shape(*dims: int) -> str:
 
 UNREAD = 0.4  # opacity of a step not yet explained: dim, yet 3.8:1 on the background (white text)
 LEGEND_WIDTH = 13.0  # the sentence and the sizes on one line, inside the safe area
+TITLE_GAP = 0.12  # between the title, the layer's formula (in the legend's place) and the first step
 SHAPE_X, SHAPE_WIDTH, SHAPE_HEIGHT = 6.0, 1.4, 0.44  # the drawn shapes' column: centre, widest, tallest
 
 
@@ -141,7 +142,9 @@ class RecapSteps(LessonScene):
             formula(rf"\text{{{whose}output}} = {JOINED}\, W_{{O}}", size=FORMULA),
             formula(r"\mathrm{Norm}(X + \text{output})", size=FORMULA),
         )
-        fit_width(layer[0], 12).move_to(legend).set_x(0)  # in the legend's place: the shapes are read by now
+        room = title.get_bottom()[1] - rows.get_top()[1] - 2 * TITLE_GAP  # the legend's place: its shapes are read
+        fit_width(layer[0], 12).scale(min(1.0, room / layer[0].height))
+        layer[0].next_to(title, DOWN, buff=TITLE_GAP).set_x(0)
         block = fit_width(VGroup(*layer[1:]).arrange(RIGHT, buff=0.8), 13)  # W_O and Add & Norm, under step 7
         block.next_to(rows, DOWN, buff=0.2).set_x(0)  # under step 7
         self.narrate("Softmax of QKᵀ over √d_k, times V: that is one head's output, Z.")

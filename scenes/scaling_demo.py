@@ -52,7 +52,7 @@ class CompareScaling(LessonScene):
 
     def construct(self) -> None:
         sd = self.values.scaling_demo
-        self.show_title(f"Softmax of {vector_text(sd.raw)} against {vector_text(sd.scaled)}")
+        self.show_title()  # its scores are worked out on screen: a title naming them would tell them first
         vectors = self.vectors(sd).to_edge(UP, buff=1.2)
         products = self.dot_products(sd).next_to(vectors, DOWN, buff=0.4)
         scaling = formula(
@@ -116,9 +116,11 @@ class CompareScaling(LessonScene):
         name = caption(f"softmax({vector_text(sd.pushed)})", BODY, palette.HIGHLIGHT).move_to(title)
         shown, read = VGroup(bars.get_bars(), title), VGroup(bars.get_numbers(), verdict)  # moved; hidden meanwhile
         before = shown.copy()
+        numbers = pushed.get_numbers()  # 1.00 and 0.00: "all the way"
         self.on_words("Larger scores", FadeOut(read), Transform(shown, VGroup(pushed.get_bars(), name)), run_time=1.2)
+        self.play(FadeIn(numbers), run_time=0.4)
         self.finish_narration()
-        self.play(Transform(shown, before), run_time=0.8)
+        self.play(FadeOut(numbers), Transform(shown, before), run_time=0.8)
         self.play(FadeIn(read), run_time=0.5)
 
     def show_chart(self, chart: VGroup) -> None:
