@@ -360,8 +360,9 @@ class NormalizeScores(LessonScene):
         divided = formula(r"\exp(\text{score}) / \text{sum}", size=TITLE).move_to(rule, aligned_edge=LEFT)
         stage = VGroup(exp, norm, rule, divided)
         stage.shift(min(0.0, TOP - stage.get_top()[1]) * UP)  # below the title, however few the tokens
+        self.play(FadeIn(VGroup(exp.baseline, exp.labels, exp.legend)))  # the row's words, where its bars will stand
         self.narrate("Raise e to each scaled score: every result is positive. Then add them up.")
-        self.play(exp.grow(run_time=1.4), Write(rule))
+        self.play(exp.grow(axes_shown=True, run_time=1.4), Write(rule))
         self.play(FadeIn(exp.get_total()))
         self.wait(0.6)
         self.narrate("Divide each by the sum: the bars now add up to exactly 1. These are the attention weights.")
