@@ -110,13 +110,17 @@ class AddAndNorm(LessonScene):
         self.play(ReplacementTransform(residual, moved), ReplacementTransform(frame, frames[0]), run_time=1.0)
         self.on_words("its mean is subtracted", FadeIn(worked[0]), run_time=0.8)  # the row's two numbers, as named
         self.on_words("divided", FadeIn(arrow), FadeIn(normed.get_frame()), normed.fill_in(), run_time=1.5)
+        self.play(Write(worked[1]), Create(frames[1]), run_time=1.5)  # its first entry worked, as the rule is said
         self.narrate(claims.normalized(an.spread).text)
-        self.play(Write(worked[1]), Create(frames[1]), run_time=1.5)
         row = an.normed[0]  # fmt writes no "−0.000"
-        now = caption(f"now: mean {fmt(float(np.mean(row)), 3)}, standard deviation {fmt(float(np.std(row)), 3)}", BODY)
-        now.match_height(worked[0]).move_to(worked[0], aligned_edge=LEFT)  # the row's own two numbers, after
-        self.play(give_way(worked[0], FadeIn(now)), run_time=1.0)
-        worked = VGroup(now, worked[1])
+        now = caption(
+            f"row of “{tokens[0]}” now: mean {fmt(float(np.mean(row)), 3)}, "
+            f"standard deviation {fmt(float(np.std(row)), 3)}",
+            BODY,
+        )
+        caption_band(now.scale(min(1.0, WIDTH / now.width)).set_x(0))  # the worked line read: the row's numbers after
+        self.play(give_way(worked, FadeIn(now)), run_time=1.0)
+        worked = now
         self.narrate(
             "A learned scale and shift follow, left out here. Then comes the feed-forward network, "
             "with an Add and Norm of its own."
