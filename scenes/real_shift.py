@@ -9,12 +9,10 @@ from manim import (
     DOWN,
     LEFT,
     RIGHT,
-    TAU,
     UP,
     Arrow,
     Circle,
     Create,
-    CurvedArrow,
     FadeIn,
     FadeOut,
     GrowArrow,
@@ -50,9 +48,11 @@ from scenes.kit import (
 from scenes.kit.cosine_plane import CosinePlane
 from scenes.kit.diagrams import ModelFlow
 from scenes.kit.layout import MIDDLE, SUBTITLE_TOP, TOP, grow_within
-from scenes.kit.meaning_map import WordMark, cluster_color, clusters_said, place_label
+from scenes.kit.meaning_map import WordMark, along, cluster_color, clusters_said, place_label
 from scenes.kit.motion import give_way
 from scenes.kit.shift_table import ShiftTable
+
+MORAL_INDENT = 0.45  # the closing lines start under the sentences, not level with the plot's "closer to" label
 
 
 def mark(point: np.ndarray, word: str, color: ManimColor, obstacles: list, away: np.ndarray | None = None) -> WordMark:
@@ -127,8 +127,9 @@ class TraceRealShift(LessonScene):
             VGroup(*(caption(line, LABEL) for line in lines)).arrange(DOWN, buff=0.12, aligned_edge=LEFT),
         ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         self.narrate(decides.text)
-        moral.move_to(alone_words, aligned_edge=UP + LEFT)
-        self.play(*([FadeOut(alone_words)] if fallen.holds else []), FadeIn(moral[0]))
+        moral.move_to(alone_words, aligned_edge=UP + LEFT).shift(RIGHT * MORAL_INDENT)  # clear of the plot's labels
+        every = [shaded(m, 1.0) for m in self.shown_moves]  # the moral is about every sentence: all of them alike
+        self.play(*([FadeOut(alone_words)] if fallen.holds else []), FadeIn(moral[0]), *every)
         self.on_words("the context decides" if decides.holds else "though", FadeIn(moral[1]))  # as it is said
         self.wait(1.0)
 
@@ -329,7 +330,7 @@ class TraceRealShift(LessonScene):
         self.play(give_way(leaving, *axes), run_time=1.5)
         self.narrate(f"Above the diagonal, '{rm.focus}' is closer to {names[1]}; below it, to {names[0]}.")
         self.play(Create(cosines.diagonal), FadeIn(cosines.sides), run_time=1.2)
-        self.obstacles = [*cosines.sides, cosines.x_label, cosines.y_label]
+        self.obstacles = [*cosines.sides, cosines.x_label, cosines.y_label, *along(cosines.diagonal)]
         start = np.array(self.point_of(rm.alone))
         moves = [np.array(self.point_of(s)) - start for s in rm.sentences]
         away = -np.append(sum(m / (np.linalg.norm(m) + 1e-9) for m in moves), 0)  # the label opposite the arrows
@@ -359,8 +360,7 @@ class TraceRealShift(LessonScene):
         moved = mark(target, self.tag(k), color, self.obstacles, away=side)
         start, end = alone.dot.get_center(), moved.dot.get_center()
         inward = (end - start) / (np.linalg.norm(end - start) + 1e-9) * 0.06  # clear of both dots
-        bend = (-1) ** k * TAU / 14  # alternate sides: two moves in one direction stay two arrows
-        move = CurvedArrow(start + inward, end - inward, angle=bend, color=color, stroke_width=3, tip_length=0.15)
+        move = Arrow(start + inward, end - inward, buff=0, color=color, stroke_width=3, tip_length=0.15)  # a move
         self.narrate(cosine_move(rm.focus, sentence.text, rm.alone.cosines, sentence.cosines).text)
         label, numbers, frame = table.reveal(k + 1)
         earlier = [shaded(m, 0.35) for m in self.shown_moves]  # the sentence being read stands out

@@ -57,6 +57,14 @@ def overlaps(a: Mobject, b: Mobject, gap: float = 0.04) -> bool:
     return al < br + gap and bl < ar + gap and ab < bt + gap and bb < at + gap
 
 
+def along(line: Mobject, step: float = 0.1) -> list[Mobject]:
+    """Points every ``step`` along a straight ``line``, as obstacles: a slanted line's bounding box would block
+    the whole square it spans, the points only the line."""
+    start, end = line.get_start(), line.get_end()
+    count = max(2, int(np.linalg.norm(end - start) / step) + 1)
+    return [Dot(start + t * (end - start), radius=step / 2) for t in np.linspace(0, 1, count)]  # they tile it
+
+
 def place_label(label: Mobject, dot: Mobject, obstacles: Iterable[Mobject], away: np.ndarray | None = None) -> Mobject:
     """Put ``label`` beside ``dot`` on the first side where it touches none of ``obstacles``.
 

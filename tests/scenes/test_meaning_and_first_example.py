@@ -9,7 +9,7 @@ from manim import Dot, Line, Text
 
 from attention_math import DEFAULT_EXAMPLE, lesson_values
 from scenes.first_example import is_identity
-from scenes.kit.meaning_map import MeaningMap, overlaps, place_label
+from scenes.kit.meaning_map import MeaningMap, along, overlaps, place_label
 from scenes.kit.numbers import vector_text
 from scenes.lesson import by_class
 from scenes.meaning import standing
@@ -76,6 +76,15 @@ def test_a_label_keeps_off_where_another_word_will_arrive():
     b = m.mark("b", away_from=[0.3, 1.0], keep_off=[arrival])  # wished below, into that room
     assert not overlaps(b.label, arrival)
     assert arrival.width > 2 * m.marks["a"].label.width  # room for its label on any side of its dot
+
+
+def test_a_label_keeps_off_a_slanted_line_yet_finds_room_beside_it():
+    line = Line([-2, -2, 0], [2, 2, 0])  # y = x: its bounding box is the whole square
+    dot = Dot([-0.3, 0.6, 0])  # above the line
+    label = place_label(Text("apple (alone)", font_size=24), dot, along(line), away=np.array([1.0, 0.0, 0.0]))
+    (left, bottom), (right, top) = label.get_corner([-1, -1, 0])[:2], label.get_corner([1, 1, 0])[:2]
+    assert right < bottom or left > top  # the box holds no point with x = y: it does not touch the line
+    assert not overlaps(label, dot)
 
 
 def test_standing_names_ties_and_the_nearer_cluster():
