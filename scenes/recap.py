@@ -61,7 +61,8 @@ class RecapSteps(LessonScene):
         T, d_model, d_k, h = we.T, we.d_model, we.d_k, we.h
         sqrt_d_k = we.heads[0].sqrt_d_k
         title = self.show_title()
-        legend = self.legend(we.tokens, T, d_model, d_k).next_to(title, DOWN, buff=0.3)
+        legend = self.legend(we.tokens, (("n", T), ("d_{model}", d_model), ("d_k", d_k), ("d_v", we.d_v), ("h", h)))
+        legend.next_to(title, DOWN, buff=0.3)
         self.narrate("Seven steps turn the input into context-aware vectors. Follow the shapes of our example.")
         names = step_names(we.W_O is not None)
         head = palette.MUTED  # scores and weights: inside one head, no role colour of their own
@@ -157,11 +158,9 @@ class RecapSteps(LessonScene):
         self.play(Write(layer[2]), run_time=0.8)
 
     @staticmethod
-    def legend(tokens: list[str], T: int, d_model: int, d_k: int) -> VGroup:
-        """The example's tokens and sizes, the symbols the shapes below are made of."""
-        sizes = formula(
-            rf"n = {fmt_int(T)},\quad d_{{model}} = {fmt_int(d_model)},\quad d_k = {fmt_int(d_k)}", size=TITLE
-        )
+    def legend(tokens: list[str], symbols: tuple[tuple[str, int], ...]) -> VGroup:
+        """The example's tokens and sizes, the symbols the shapes and formulas below are made of."""
+        sizes = formula(r",\quad ".join(f"{name} = {fmt_int(size)}" for name, size in symbols), size=TITLE)
         for keep in range(len(tokens), 0, -1):  # a long sentence keeps its start and its last word
             shown = tokens if keep >= len(tokens) - 1 else [*tokens[:keep], "…", tokens[-1]]
             legend = VGroup(caption(" ".join(shown), LEAD), sizes).arrange(RIGHT, buff=0.6)
