@@ -99,10 +99,10 @@ class ShowEmbeddings(LessonScene):
         matrix = token_matrix(x, tokens, "X", max_cols=8)
         brace = Brace(matrix.cells, DOWN, color=palette.MUTED)
         width = formula(rf"d_{{\text{{model}}}} = {we.d_model}", size=TITLE).next_to(brace, DOWN, buff=0.1)
-        row = VGroup(
-            caption("one vector per token:", BODY, palette.MUTED),
-            caption(f"x({tokens[0]}) = [{', '.join(fmt(v, matrix.places) for v in x[0])}]", BODY),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+        row = VGroup(  # the row read out beside X, as large as the matrix's own digits or more
+            caption("one vector per token:", LEAD, palette.MUTED),
+            caption(f"x({tokens[0]}) = [{', '.join(fmt(v, matrix.places) for v in x[0])}]", TITLE),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
         figure = fit_content(VGroup(matrix, brace, width))  # X with its width brace, as large as the frame allows
         beside = VGroup(figure, row.next_to(figure, RIGHT, buff=0.9))
         if beside.width <= config.frame_width - 2 * SAFE_MARGIN:  # the row beside X, where X leaves room
