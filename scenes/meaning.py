@@ -142,13 +142,16 @@ class ShiftMeaning(LessonScene):
         The first sentence explains each step; the next ones go through the same steps in fewer words."""
         sentence, weights = self.sentence(case, title)
         word = case.word
-        if first:
-            self.narrate(
-                f"In '{case.sentence}', '{word}' attends to every word, itself included: head {head}'s weights."
-            )
-        else:
-            self.narrate(f"In '{case.sentence}', the same steps with head {head}, starting from its weights.")
-        self.play(FadeIn(sentence))
+        where, rows = f"In '{case.sentence}', ", self.made_up(case)
+        if rows:  # where the head's input comes from, before its weights are read
+            self.narrate(where + rows)
+            self.play(FadeIn(sentence))
+            where = ""
+        weighs = f"'{word}' attends to every word, itself included: head {head}'s weights."
+        said = where + (weighs if first else f"head {head} gives these weights.")
+        self.narrate(said[0].upper() + said[1:])
+        if not rows:
+            self.play(FadeIn(sentence))
         self.play(LaggedStart(*(FadeIn(w, shift=DOWN * 0.1) for w in weights), lag_ratio=0.15))
         context = self.context(meaning, case)
         chain = self.chain(meaning, case, times)
@@ -192,6 +195,17 @@ class ShiftMeaning(LessonScene):
         for token in context.words:
             meaning.forget(token)
         return VGroup(sentence, weights, context, ways, table, verdict), trail
+
+    def made_up(self, case: ShiftCase) -> str:
+        """Where the words of a sentence that the worked example's X has no row for get theirs: said before the
+        head's weights over them are read."""
+        known = set(self.values.worked_example.tokens)
+        new = [f"'{t}'" for t in dict.fromkeys(case.tokens) if t not in known]
+        if not new:
+            return ""
+        listed = new[0] if len(new) == 1 else ", ".join(new[:-1]) + " and " + new[-1]
+        rows = "gets a made-up row" if len(new) == 1 else "get made-up rows"
+        return f"{listed} {rows} of numbers, as X's words did."
 
     def sentence(self, case: ShiftCase, title) -> tuple[TokenRow, VGroup]:
         """The tokens under the title (the focus word lit: blue is the tech cluster), each one's weight under it."""

@@ -153,7 +153,7 @@ def joined(heads: int) -> str:
     if heads == 1:
         return "Z"
     if heads > 3:
-        return JOINED.replace("h", str(heads))
+        return rf"[\,Z^{{(1)}} \cdots Z^{{({heads})}}\,]"
     return r"[\," + r"\ ".join(f"Z^{{({n + 1})}}" for n in range(heads)) + r"\,]"
 
 
