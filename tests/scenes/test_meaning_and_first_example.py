@@ -3,11 +3,14 @@
 Expected values are computed here independently (plain numpy), never read from the code under test.
 """
 
+import re
+
 import numpy as np
 import pytest
 from manim import Dot, Line, Text
 
 from attention_math import DEFAULT_EXAMPLE, lesson_values
+from attention_math.example import ROOT
 from scenes.first_example import is_identity
 from scenes.kit.meaning_map import MeaningMap, along, overlaps, place_label
 from scenes.kit.numbers import vector_text
@@ -127,3 +130,24 @@ def test_shift_meaning_says_where_each_sentence_moves_the_word():
     narration = probe(by_class("ShiftMeaning"))[-1].narration
     verdicts = [line for line in narration if line.startswith("'apple' is now")]  # one per sentence
     assert [line.rstrip(".").split()[-1] for line in verdicts] == expected
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "example", [DEFAULT_EXAMPLE, ROOT / "tests/examples/twelve_tokens.toml"], ids=["default", "12"]
+)
+def test_shift_meaning_names_the_words_without_a_row_in_x_before_their_weights(example):
+    import tomllib
+
+    raw = tomllib.loads(example.read_text())
+    known = set(raw["worked_example"]["tokens"])
+    expected = [[t for t in s["tokens"] if t not in known] for s in raw["semantic_shift"]["sentences"]]
+    narration = probe(by_class("ShiftMeaning"), example)[-1].narration
+    said = {line.split("', ", 1)[0][4:]: line for line in narration if "made-up row" in line}  # by its sentence
+    for sentence, new in zip(raw["semantic_shift"]["sentences"], expected, strict=True):
+        line = said.get(" ".join(sentence["tokens"]))
+        assert (line is not None) == bool(new)
+        if line:
+            assert re.findall(r"'([^']+)'", line.split("', ", 1)[1].split(" get")[0]) == new
+            after = narration[narration.index(line) + 1]
+            assert "weights" in after  # the rows are said before the weights they give
