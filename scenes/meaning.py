@@ -159,6 +159,8 @@ class ShiftMeaning(LessonScene):
             self.narrate(
                 "Each word pulls it toward its place, by its weight: here a word's place plays its value vector."
             )
+        else:  # the same steps again, said in brief while they are drawn
+            self.narrate(f"Again each word pulls '{word}' by its weight, and the pulls, added, are its walk.")
         ways = self.ways(meaning, case)  # faint: the whole way to each word, of which its pull is a share
         clear = meaning.moved(word, case.before, away=-np.append(case.pulls.sum(axis=0), 0))  # label off the pulls
         self.play(

@@ -113,7 +113,8 @@ class CompareScaling(LessonScene):
         bars, title, verdict = chart
         pushed = SoftmaxBars(sd.softmax_pushed, key_names(len(sd.raw)), max_value=1.0, height=BAR_HEIGHT, bar_width=1.4)
         pushed.shift(bars.baseline.get_center() - pushed.baseline.get_center())
-        name = caption(f"softmax({vector_text(sd.pushed)})", BODY, palette.HIGHLIGHT).move_to(title)
+        times = round(float(np.linalg.norm(sd.pushed) / np.linalg.norm(sd.raw)))  # a power of 2: the scores made larger
+        name = caption(f"softmax({times} × {vector_text(sd.raw)})", BODY, palette.HIGHLIGHT).move_to(title)
         shown, read = VGroup(bars.get_bars(), title), VGroup(bars.get_numbers(), verdict)  # moved; hidden meanwhile
         before = shown.copy()
         numbers = pushed.get_numbers()  # 1.00 and 0.00: "all the way"

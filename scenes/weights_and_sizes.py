@@ -31,8 +31,8 @@ from attention_math.model_types import ModelSize
 from scenes.kit import (
     BODY,
     DISPLAY,
+    LABEL,
     READOUT,
-    SMALL,
     TITLE,
     LabelledMatrix,
     LessonScene,
@@ -132,12 +132,12 @@ class CompareSizes(LessonScene):
             self.on_words(f"{model.heads} heads", FadeIn(line[2], shift=RIGHT * 0.2))
             self.on_words(f"= {model.d_k} ", FadeIn(line[3], shift=RIGHT * 0.2))
             self.on_words("divided by", FadeIn(line[4], shift=RIGHT * 0.2))
-        note = caption("sizes: the 2017 paper's base model; MiniLM as the lesson ran it", SMALL, palette.MUTED)
+        note = caption(f"sizes: the 2017 paper's base model, and {rm.model.split('/')[-1]}", LABEL, palette.MUTED)
         self.play(FadeIn(caption_band(notation(note)).to_edge(LEFT, buff=0.4)))
         self.finish_narration()
         self.wait(READ_HOLD)
         self.every_head_reads_all(rows[1], VGroup(*table, note))
-        self.wait(1.5)
+        self.wait(READ_HOLD + 1.5)  # the joined width, the clip's conclusion, read before it ends
 
     @staticmethod
     def table(rows: list[ModelSize]) -> VGroup:
