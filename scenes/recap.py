@@ -51,6 +51,7 @@ UNREAD = 0.4  # opacity of a step not yet explained: dim, yet 3.8:1 on the backg
 LEGEND_WIDTH = 13.0  # the sentence and the sizes on one line, inside the safe area
 TITLE_GAP = 0.12  # between the title, the layer's formula (in the legend's place) and the first step
 SHAPE_X, SHAPE_WIDTH, SHAPE_HEIGHT = 6.0, 1.4, 0.44  # the drawn shapes' column: centre, widest, tallest
+SHAPE_GAP = 0.08  # between matrices drawn side by side (Q, K and V)
 
 
 class RecapSteps(LessonScene):
@@ -66,14 +67,21 @@ class RecapSteps(LessonScene):
         self.narrate("Seven steps turn the input into context-aware vectors. Follow the shapes of our example.")
         names = step_names(we.W_O is not None)
         head = palette.MUTED  # scores and weights: inside one head, no role colour of their own
-        steps = [  # name, formula, shape (symbol and size per dimension), extra, the colour its shape is drawn in
-            (names[0], r"X", (("n", T), ("d_{model}", d_model)), "", palette.TEXT, "Each token enters as a row of X."),
+        steps = [  # name, formula, shape (symbol and size per dimension), extra, the colours its shapes are drawn in
+            (
+                names[0],
+                r"X",
+                (("n", T), ("d_{model}", d_model)),
+                "",
+                (palette.TEXT,),
+                "Each token enters as a row of X.",
+            ),
             (
                 names[1],
                 r"Q = XW_{Q}",
                 (("n", T), ("d_k", d_k)),
                 "",
-                palette.QUERY,
+                (palette.QUERY, palette.KEY, palette.VALUE),  # Q, K and V: three of this shape
                 "Three learned matrices project X into queries, keys and values.",
             ),
             (
@@ -81,7 +89,7 @@ class RecapSteps(LessonScene):
                 r"QK^T",
                 (("n", T), ("n", T)),
                 "",
-                head,
+                (head,),
                 "Every query meets every key: one score per pair of tokens.",
             ),
             (
@@ -89,7 +97,7 @@ class RecapSteps(LessonScene):
                 r"QK^T / \sqrt{d_k}",
                 (("n", T), ("n", T)),
                 rf"\ \ (\div {fmt(sqrt_d_k)})",
-                head,
+                (head,),
                 "Dividing by √d_k keeps the scores in a healthy range.",
             ),
             (
@@ -97,7 +105,7 @@ class RecapSteps(LessonScene):
                 r"\mathrm{softmax}(\cdot)",
                 (("n", T), ("n", T)),
                 "",
-                head,
+                (head,),
                 "Softmax turns each row into weights.",
             ),
             (
@@ -105,7 +113,7 @@ class RecapSteps(LessonScene):
                 r"\alpha V",
                 (("n", T), ("d_v", we.d_v)),
                 "",
-                palette.TEXT,
+                (palette.TEXT,),
                 "Each output row is a weighted sum of the value vectors.",
             ),
             (
@@ -113,17 +121,17 @@ class RecapSteps(LessonScene):
                 JOINED + (r"\, W_{O}" if we.W_O is not None else ""),
                 (("n", T), ("d_{model}", d_model)),
                 "",
-                palette.TEXT,
+                (palette.TEXT,),
                 f"The {fmt_int(h)} heads are joined"
                 + (" and mixed by W_O" if we.W_O is not None else "")
                 + ": one context-aware vector per token.",
             ),
         ]
-        cell = self.cell_side([dims for _, _, dims, *_ in steps])
+        cell = self.cell_side([(dims, len(colours)) for _, _, dims, _, colours, _ in steps])
         rows = VGroup(
             *(
-                self.step_row(i, name, rule, sized(*dims) + extra, block_grid(dims[0][1], dims[1][1], cell, color, 0.6))
-                for i, (name, rule, dims, extra, color, _) in enumerate(steps)
+                self.step_row(i, name, rule, sized(*dims) + extra, self.drawn(dims, colours, cell))
+                for i, (name, rule, dims, extra, colours, _) in enumerate(steps)
             )
         )
 
@@ -169,11 +177,20 @@ class RecapSteps(LessonScene):
         return legend
 
     @staticmethod
-    def cell_side(shapes: list[tuple[tuple[str, int], ...]]) -> float:
-        """One cell size for every step's drawn shape (so the shapes compare), the largest that fits the column."""
-        tallest = max(dims[0][1] for dims in shapes)
-        widest = max(dims[1][1] for dims in shapes)
-        return min(SHAPE_HEIGHT / tallest, SHAPE_WIDTH / widest)
+    def cell_side(shapes: list[tuple[tuple[tuple[str, int], ...], int]]) -> float:
+        """One cell size for every step's drawn shapes (so the shapes compare), the largest that fits the column;
+        ``shapes``: each step's dimensions and how many matrices of that shape it draws side by side."""
+        tallest = max(dims[0][1] for dims, _ in shapes)
+        return min(
+            SHAPE_HEIGHT / tallest,
+            *((SHAPE_WIDTH - (count - 1) * SHAPE_GAP) / (count * dims[1][1]) for dims, count in shapes),
+        )
+
+    @staticmethod
+    def drawn(dims: tuple[tuple[str, int], ...], colours: tuple, cell: float) -> VGroup:
+        """A step's matrices drawn as their cells, one per colour, side by side."""
+        grids = (block_grid(dims[0][1], dims[1][1], cell, colour, 0.6) for colour in colours)
+        return VGroup(*grids).arrange(RIGHT, buff=SHAPE_GAP)
 
     @staticmethod
     def step_row(index: int, name: str, rule: str, size: str, drawn: VGroup) -> VGroup:

@@ -5,7 +5,7 @@ from manim import Square
 
 from scenes.kit.charts import block_grid, cell_grid, panel, value_bars
 from scenes.quiz import QUIZ
-from scenes.recap import SHAPE_HEIGHT, SHAPE_WIDTH, RecapSteps, shape
+from scenes.recap import SHAPE_GAP, SHAPE_HEIGHT, SHAPE_WIDTH, RecapSteps, shape
 
 
 @pytest.mark.parametrize("n", [2, 5])
@@ -22,13 +22,16 @@ def test_block_grid_draws_a_matrix_shape_rows_by_columns():
     assert (grid.width, grid.height) == (pytest.approx(1.0, abs=0.02), pytest.approx(0.6, abs=0.02))
 
 
-@pytest.mark.parametrize("n, d_model, d_k", [(4, 4, 2), (12, 8, 2), (3, 64, 16)])
+@pytest.mark.parametrize("n, d_model, d_k", [(4, 4, 2), (12, 8, 2), (3, 64, 16), (4, 4, 4)])
 def test_the_recaps_shapes_share_one_cell_the_largest_that_fits_the_column(n, d_model, d_k):
-    shapes = [(("n", n), ("d", d_model)), (("n", n), ("d_k", d_k)), (("n", n), ("n", n))]
+    shapes = [((("n", n), ("d", d_model)), 1), ((("n", n), ("d_k", d_k)), 3), ((("n", n), ("n", n)), 1)]
     cell = RecapSteps.cell_side(shapes)
-    tallest, widest = n * cell, max(d_model, n) * cell
-    assert tallest <= SHAPE_HEIGHT + 1e-9 and widest <= SHAPE_WIDTH + 1e-9
-    assert max(tallest / SHAPE_HEIGHT, widest / SHAPE_WIDTH) == pytest.approx(1.0)  # one bound is reached
+    tallest = n * cell
+    widths = [max(d_model, n) * cell, 3 * d_k * cell + 2 * SHAPE_GAP]  # Q, K and V side by side
+    assert tallest <= SHAPE_HEIGHT + 1e-9 and max(widths) <= SHAPE_WIDTH + 1e-9
+    assert max(tallest / SHAPE_HEIGHT, max(widths) / SHAPE_WIDTH) == pytest.approx(1.0)  # one bound is reached
+    drawn = RecapSteps.drawn((("n", n), ("d_k", d_k)), ("#56B4E9", "#E69F00", "#009E73"), cell)
+    assert len(drawn) == 3 and drawn.width == pytest.approx(widths[1], abs=0.02)
 
 
 def test_value_bars_stand_on_the_baseline_with_the_given_heights():
