@@ -323,10 +323,10 @@ class TraceRealShift(LessonScene):
         self.point_of = lambda sentence: [sentence.cosines[n] for n in names]
         values = np.array([self.point_of(case) for case in (rm.alone, *rm.sentences)])
         pad = 0.15 * np.ptp(values) + 0.02
-        cosines = CosinePlane(names, float(values.min() - pad), float(values.max() + pad), side=5.3)
+        cosines = CosinePlane(names, float(values.min() - pad), float(values.max() + pad), side=4.7)  # and its scale
         cosines.next_to(self.title, DOWN, buff=0.3).to_edge(LEFT, buff=0.6)
         self.narrate(f"Plot the two cosines: to {names[0]} across, to {names[1]} up.")
-        axes = (Create(cosines.frame), FadeIn(cosines.x_label), FadeIn(cosines.y_label))
+        axes = (Create(cosines.frame), FadeIn(cosines.ticks), FadeIn(cosines.x_label), FadeIn(cosines.y_label))
         self.play(give_way(leaving, *axes), run_time=1.5)
         self.narrate(f"Above the diagonal, '{rm.focus}' is closer to {names[1]}; below it, to {names[0]}.")
         self.play(Create(cosines.diagonal), FadeIn(cosines.sides), run_time=1.2)

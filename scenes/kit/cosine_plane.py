@@ -8,11 +8,14 @@ the first centre; up, to the second; above the diagonal the word is closer to th
 from __future__ import annotations
 
 import numpy as np
-from manim import DL, DOWN, DR, LEFT, RIGHT, UL, UP, UR, DashedLine, Square, VGroup
+from manim import DL, DOWN, DR, LEFT, RIGHT, UL, UP, UR, DashedLine, Line, Square, VGroup
 
 from . import palette
 from .meaning_map import cluster_color
-from .text import LABEL, caption
+from .numbers import fmt
+from .text import CELL, LABEL, caption, notation
+
+TICK = CELL  # the axes' round values: smaller than the names, as a legend's are
 
 
 class CosinePlane(VGroup):
@@ -31,7 +34,9 @@ class CosinePlane(VGroup):
         self.frame = Square(side, color=palette.MUTED, stroke_width=2)
         self.diagonal = DashedLine(self.frame.get_corner(DL), self.frame.get_corner(UR), color=palette.MUTED)
         across, up = (cluster_color(n) for n in names)
-        self.x_label = caption(f"cosine to {names[0]} →", LABEL, across).next_to(self.frame, DOWN, buff=0.12)
+        self.ticks = self.scale_marks()
+        self.x_label = caption(f"cosine to {names[0]} →", LABEL, across).next_to(self.ticks, DOWN, buff=0.08)
+        self.x_label.match_x(self.frame)
         self.y_label = caption(f"↑ cosine to {names[1]}", LABEL, up)
         self.y_label.next_to(self.frame, UP, buff=0.12).align_to(self.frame, LEFT)
         self.sides = VGroup(
@@ -40,7 +45,20 @@ class CosinePlane(VGroup):
         )
         self.sides[0].shift(0.1 * (RIGHT + DOWN))
         self.sides[1].shift(0.1 * (LEFT + UP))
-        self.add(self.frame, self.diagonal, self.x_label, self.y_label, self.sides)  # no scale: the table has it
+        self.add(self.frame, self.diagonal, self.ticks, self.x_label, self.y_label, self.sides)
+
+    def scale_marks(self) -> VGroup:
+        """Round values on both axes (every 0.1, or 0.05 over a short range): the plot read against the table."""
+        step = 0.1 if self.high - self.low >= 0.25 else 0.05
+        values = np.arange(np.ceil(self.low / step) * step, self.high, step)
+        places = 1 if step == 0.1 else 2
+        marks = VGroup()
+        for v in values:
+            for point, side in ((self.c2p(v, self.low), DOWN), (self.c2p(self.low, v), LEFT)):
+                tick = Line(point, point + 0.1 * side, color=palette.MUTED, stroke_width=2)
+                label = caption(fmt(v, places), TICK, palette.MUTED).next_to(tick, side, buff=0.06)
+                marks.add(tick, notation(label))  # a scale, like a legend's: not a value of the example
+        return marks
 
     def c2p(self, x: float, y: float) -> np.ndarray:
         """The point of cosines (``x`` to the first centre, ``y`` to the second)."""
