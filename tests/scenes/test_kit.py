@@ -168,3 +168,18 @@ def test_clusters_are_named_by_colour_only_when_they_have_their_own():
 
     assert clusters_said(["fruit", "tech"]) == "fruit in pink, tech in blue"
     assert clusters_said(["river", "money"]) == "the river words and the money words"  # both drawn grey
+
+
+def test_the_cosine_planes_scale_marks_stand_at_their_values():
+    from scenes.kit.cosine_plane import CosinePlane
+
+    plane = CosinePlane(("fruit", "tech"), 0.03, 0.44, side=4.0)
+    labels = [m for m in plane.ticks if hasattr(m, "text")]
+    values = sorted({float(m.text) for m in labels})
+    assert values == pytest.approx([0.1, 0.2, 0.3, 0.4])  # every 0.1 inside the range, worked out here
+    for label in labels:
+        v = float(label.text)
+        below = label.get_y() < plane.frame.get_bottom()[1]  # an x value under the frame, else a y value left of it
+        assert (label.get_x() if below else label.get_y()) == pytest.approx(
+            plane.c2p(v, v)[0] if below else plane.c2p(v, v)[1], abs=0.01
+        )
