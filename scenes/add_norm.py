@@ -10,7 +10,20 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from manim import LEFT, RIGHT, UP, Arrow, Create, FadeIn, FadeOut, Mobject, ReplacementTransform, VGroup, Write
+from manim import (
+    LEFT,
+    RIGHT,
+    UP,
+    Arrow,
+    Create,
+    FadeIn,
+    FadeOut,
+    Indicate,
+    Mobject,
+    ReplacementTransform,
+    VGroup,
+    Write,
+)
 
 from attention_math import claims
 from attention_math.types import WorkedExample
@@ -64,12 +77,16 @@ class AddAndNorm(LessonScene):
         self.on_words(
             "number by number", FadeIn(equals), FadeIn(residual.get_frame()), residual.fill_in(), run_time=1.5
         )
+        firsts = [m.get_entry(0, 0) for m in (x, out, residual)]  # one number of each: this one plus that one
+        self.play(*(Indicate(e, color=palette.HIGHLIGHT) for e in firsts), run_time=1.0)
         self.narrate(
             "This is the residual connection, the 'Add' of Add and Norm: each token keeps its own vector, "
             "and attention adds its context to it."
         )
         frames = [m.row_frame(0) for m in (x, out, residual)]  # the first token's row, through the sum
-        self.play(*(Create(f) for f in frames), run_time=1.2)
+        self.on_words("keeps its own", Create(frames[0]), run_time=0.8)
+        self.on_words("attention adds", Create(frames[1]), run_time=0.8)
+        self.on_words("context to it", Create(frames[2]), run_time=0.8)
         self.normalize(we, residual, rf"X + {output_name}", frames[2], VGroup(x, plus, out, equals, *frames[:2]))
 
     def normalize(
