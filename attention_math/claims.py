@@ -106,7 +106,7 @@ def lean(raw: Array, scaled: Array) -> Claim:
     alone_on_top = np.sort(raw)[-2] < top  # else larger scores split the top between the tied keys
     return Claim(
         f"Softmax of the raw scores leans hard on one key: {num(top)}, against {num(soft)} once scaled."
-        + (" Larger scores would push it all the way to 1 and 0." if alone_on_top else ""),
+        + (" Larger scores would push it ever closer to 1 and 0." if alone_on_top else ""),
         False,
     )
 

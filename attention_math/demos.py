@@ -247,16 +247,18 @@ def semantic_shift(
     """
     points = {name: np.array([words[w] for w in members]) for name, members in clusters.items()}
     centroids = {name: p.mean(axis=0) for name, p in points.items()}
-    cases = [_shift_case(words, centroids, s["tokens"], s["focus"], s["X"] @ W_q, s["X"] @ W_k) for s in sentences]
+    cases = [_shift_case(words, centroids, s["tokens"], s["focus"], s["X"], (W_q, W_k)) for s in sentences]
     return SemanticShift(
         words=words, cluster_words=clusters, clusters=points, centroids=centroids, cases=cases, head=head
     )
 
 
 def _shift_case(
-    words: dict[str, Array], centroids: dict[str, Array], tokens: list[str], i: int, q: Array, k: Array
+    words: dict[str, Array], centroids: dict[str, Array], tokens: list[str], i: int, x: Array, wqk: tuple[Array, Array]
 ) -> ShiftCase:
-    """Token ``i``'s move in one sentence (queries ``q``, keys ``k``), and its distance to each centroid."""
+    """Token ``i``'s move in one sentence (input rows ``x``, read by the head's ``W_q`` and ``W_k``), and its
+    distance to each centroid."""
+    q, k = x @ wqk[0], x @ wqk[1]
 
     def distances(p: Array) -> dict[str, float]:
         return {name: float(np.linalg.norm(p - c)) for name, c in centroids.items()}
@@ -270,6 +272,7 @@ def _shift_case(
         tokens=tokens,
         word=tokens[i],
         focus=i,
+        rows=x,
         positions=places,
         weights=weights,
         pulls=pulls,

@@ -18,6 +18,7 @@ class ShiftCase:
     tokens: list[str]
     word: str
     focus: int
+    rows: Array  # the sentence's input rows, d_model numbers per token: what the head reads
     positions: Array
     weights: Array
     pulls: Array

@@ -143,9 +143,10 @@ class ShiftMeaning(LessonScene):
         sentence, weights = self.sentence(case, title)
         word = case.word
         where, rows = f"In '{case.sentence}', ", self.made_up(case)
+        inputs = self.new_rows(case)  # drawn while they are named: the head's input can be checked
         if rows:  # where the head's input comes from, before its weights are read
             self.narrate(where + rows)
-            self.play(FadeIn(sentence))
+            self.play(FadeIn(sentence), FadeIn(inputs))
             where = ""
         weighs = f"'{word}' attends to every word, itself included: head {head}'s weights."
         said = where + (weighs if first else f"head {head} gives these weights.")
@@ -169,6 +170,7 @@ class ShiftMeaning(LessonScene):
             Transform(mark, clear),
             FadeIn(chain.heading),
             FadeIn(chain.start),
+            *([FadeOut(inputs)] if rows else []),  # the pulls take their place
         )
         for j, arrow, label in zip(pulling(case), chain.arrows, chain.labels, strict=True):  # one at a time, lit
             token = case.tokens[j]
@@ -198,11 +200,29 @@ class ShiftMeaning(LessonScene):
             meaning.forget(token)
         return VGroup(sentence, weights, context, ways, table, verdict), trail
 
+    def new_words(self, case: ShiftCase) -> list[int]:
+        """The places in the sentence of its words that the worked example's X has no row for (each word once)."""
+        known = set(self.values.worked_example.tokens)
+        return [j for j, t in enumerate(case.tokens) if t not in known and t not in case.tokens[:j]]
+
+    def new_rows(self, case: ShiftCase) -> VGroup:
+        """Those words' made-up rows, at the top of the room right of the map (empty if there are none)."""
+        picked = self.new_words(case)
+        if not picked:
+            return VGroup()
+        rows = LabelledMatrix(  # at most four columns: a wide model's rows keep a legible size
+            case.rows[picked], row_labels=[case.tokens[j] for j in picked], font_size=30, max_cols=4
+        )
+        heading = caption("their made-up rows, as X's", CAPTION, palette.MUTED).next_to(rows, UP, buff=0.25)
+        shown = VGroup(heading, rows)
+        left, top, right, bottom = self.room
+        shown.scale(min(1.0, (right - left) / shown.width, (top - bottom) / shown.height))
+        return shown.move_to([(left + right) / 2, top - 0.3 - shown.height / 2, 0])
+
     def made_up(self, case: ShiftCase) -> str:
         """Where the words of a sentence that the worked example's X has no row for get theirs: said before the
         head's weights over them are read."""
-        known = set(self.values.worked_example.tokens)
-        new = [f"'{t}'" for t in dict.fromkeys(case.tokens) if t not in known]
+        new = [f"'{case.tokens[j]}'" for j in self.new_words(case)]
         if not new:
             return ""
         listed = new[0] if len(new) == 1 else ", ".join(new[:-1]) + " and " + new[-1]

@@ -9,10 +9,13 @@ from manim import (
     DOWN,
     LEFT,
     RIGHT,
+    TAU,
     UP,
+    Animation,
     Arrow,
     Circle,
     Create,
+    CurvedArrow,
     FadeIn,
     FadeOut,
     GrowArrow,
@@ -25,6 +28,7 @@ from manim import (
     Text,
     Transform,
     VGroup,
+    VMobject,
     Write,
     config,
 )
@@ -52,6 +56,7 @@ from scenes.kit.meaning_map import WordMark, along, cluster_color, clusters_said
 from scenes.kit.motion import give_way
 from scenes.kit.shift_table import ShiftTable
 
+SAME_WAY_DEGREES = 10.0  # two moves this close in direction: the later one is bent, else it runs along the first
 MORAL_INDENT = 0.45  # the closing lines start under the sentences, not level with the plot's "closer to" label
 
 
@@ -351,6 +356,24 @@ class TraceRealShift(LessonScene):
         )
         return VGroup(arrow, label)
 
+    def move_arrow(self, start: np.ndarray, end: np.ndarray, color: ManimColor) -> tuple[VMobject, list[Animation]]:
+        """A move, straight; where an earlier move runs the same way, the two bow apart (the earlier one redrawn),
+        so they never read as one path through both dots. Returns the arrow and the earlier one's redrawing."""
+        straight = Arrow(start, end, buff=0, color=color, stroke_width=3, tip_length=0.15)
+        for earlier in (m[0] for m in self.shown_moves):
+            other = earlier.get_end() - earlier.get_start()
+            way = end - start
+            cos = np.dot(way, other) / (np.linalg.norm(way) * np.linalg.norm(other) + 1e-9)
+            if cos > np.cos(np.radians(SAME_WAY_DEGREES)):
+                bend = TAU / 12 * (1 if np.cross(other[:2], way[:2]) >= 0 else -1)
+                style = {"stroke_width": 3, "tip_length": 0.15}
+                ends = earlier.get_start(), earlier.get_end()
+                apart = CurvedArrow(*ends, angle=-bend, color=earlier.get_color(), **style)
+                shade = earlier.get_stroke_opacity()  # as dim as it is now
+                apart.set_stroke(opacity=shade).get_tip().set_fill(opacity=shade).set_stroke(opacity=shade)
+                return CurvedArrow(start, end, angle=bend, color=color, **style), [Transform(earlier, apart)]
+        return straight, []
+
     def show_sentence(self, rm: dict, k: int, zoom: VGroup, table: ShiftTable) -> None:
         sentence, zoomed, alone = rm.sentences[k], zoom[0], zoom[2]
         color = cluster_color(sentence.nearest)
@@ -360,10 +383,10 @@ class TraceRealShift(LessonScene):
         moved = mark(target, self.tag(k), color, self.obstacles, away=side)
         start, end = alone.dot.get_center(), moved.dot.get_center()
         inward = (end - start) / (np.linalg.norm(end - start) + 1e-9) * 0.06  # clear of both dots
-        move = Arrow(start + inward, end - inward, buff=0, color=color, stroke_width=3, tip_length=0.15)  # a move
+        move, apart = self.move_arrow(start + inward, end - inward, color)
         self.narrate(cosine_move(rm.focus, sentence.text, rm.alone.cosines, sentence.cosines).text)
         label, numbers, frame = table.reveal(k + 1)
         earlier = [shaded(m, 0.35) for m in self.shown_moves]  # the sentence being read stands out
         self.play(label, *earlier)
-        self.play(Create(move), FadeIn(moved), numbers, frame, run_time=1.2)
+        self.play(Create(move), FadeIn(moved), numbers, frame, *apart, run_time=1.2)
         self.shown_moves.append(VGroup(move, moved))

@@ -108,16 +108,18 @@ class CompareScaling(LessonScene):
         self.wait(1.5)
 
     def push(self, chart: VGroup, sd: ScalingDemo) -> None:
-        """ "Larger scores would push it to 1 and 0", drawn: the raw chart becomes softmax of the scores doubled until
-        one weight reaches 0.99 (``sd.pushed``), and comes back when the sentence ends."""
+        """ "Larger scores would push it ever closer to 1 and 0", drawn: the raw chart becomes softmax of the scores
+        doubled until one weight reaches 0.99 (``sd.pushed``), and comes back when the sentence ends."""
         bars, title, verdict = chart
-        pushed = SoftmaxBars(sd.softmax_pushed, key_names(len(sd.raw)), max_value=1.0, height=BAR_HEIGHT, bar_width=1.4)
+        pushed = SoftmaxBars(  # four places: close to 1 and 0, never there
+            sd.softmax_pushed, key_names(len(sd.raw)), max_value=1.0, height=BAR_HEIGHT, bar_width=1.4, places=4
+        )
         pushed.shift(bars.baseline.get_center() - pushed.baseline.get_center())
         times = round(float(np.linalg.norm(sd.pushed) / np.linalg.norm(sd.raw)))  # a power of 2: the scores made larger
         name = caption(f"softmax({times} × {vector_text(sd.raw)})", BODY, palette.HIGHLIGHT).move_to(title)
         shown, read = VGroup(bars.get_bars(), title), VGroup(bars.get_numbers(), verdict)  # moved; hidden meanwhile
         before = shown.copy()
-        numbers = pushed.get_numbers()  # 1.00 and 0.00: "all the way"
+        numbers = pushed.get_numbers()  # 0.9997 and 0.0003: "ever closer to 1 and 0"
         self.on_words("Larger scores", FadeOut(read), Transform(shown, VGroup(pushed.get_bars(), name)), run_time=1.2)
         self.play(FadeIn(numbers), run_time=0.4)
         self.finish_narration()

@@ -195,6 +195,7 @@ def test_new_position_is_head_2_by_hand(values, sentence, rows):
     after = [sum(w * p[k] for w, p in zip(weights, points, strict=True)) for k in range(2)]
     np.testing.assert_allclose(c.weights, weights, rtol=1e-12)
     np.testing.assert_allclose(c.after, after, rtol=1e-12)
+    np.testing.assert_array_equal(c.rows, [x[w] for w in sentence.split()])  # the rows the scene shows, read
     assert c.distance_after["tech"] == pytest.approx(math.dist(after, (3.1, 2.1)))
 
 
