@@ -27,12 +27,14 @@ from attention_math.model_types import SemanticShift, ShiftCase
 from scenes.kit import (
     CAPTION,
     DISPLAY,
+    FORMULA,
     LABEL,
     LEAD,
     LabelledMatrix,
     LessonScene,
     TokenRow,
     caption,
+    formula,
     number,
     palette,
 )
@@ -180,10 +182,17 @@ class ShiftMeaning(LessonScene):
             self.narrate(f"Its own weight pulls nowhere: '{word}' is already at its own place.")
             self.play(Indicate(weights[case.focus], color=palette.HIGHLIGHT), Indicate(chain.start))
         trail = self.walk(meaning, mark, case, first, chain)
+        sums = VGroup()  # why the pulls (the word's own one is none) land on the weighted sum of the places
         if first:
-            self.narrate("Its new position is the weighted sum: how far is it from each centre now?")
+            self.narrate(
+                "The weights add up to 1, so the start plus the pulls is exactly the weighted sum of the places."
+            )
+            sums = self.weighted_sum(case)
+            self.on_words("exactly", give_way(chain, Write(sums)), run_time=1.5)
+            self.narrate("How far is it from each centre now?")
         table = self.distance_table(meaning, case)
-        self.play(give_way(chain, FadeIn(table.get_frame()), FadeIn(table.get_row(0))))
+        leaving = sums if first else chain
+        self.play(give_way(leaving, FadeIn(table.get_frame()), FadeIn(table.get_row(0))))
         self.play(FadeIn(table.get_row(1)))
         verdict = self.verdict(case).next_to(table, DOWN, buff=0.5)
         self.play(Write(verdict))
@@ -199,6 +208,16 @@ class ShiftMeaning(LessonScene):
         for token in context.words:
             meaning.forget(token)
         return VGroup(sentence, weights, context, ways, table, verdict), trail
+
+    def weighted_sum(self, case: ShiftCase) -> VGroup:
+        """start + Σ αⱼ(pⱼ − start) = Σ αⱼ pⱼ (the weights add up to 1), in the room right of the map."""
+        identity = formula(r"p + \sum_j \alpha_j\,(p_j - p) = \sum_j \alpha_j\, p_j", size=FORMULA)
+        note = caption(f"p: where '{case.word}' starts,  pⱼ: each word's place", CAPTION, palette.MUTED)
+        because = formula(r"\text{as } \sum_j \alpha_j = 1", size=FORMULA)
+        shown = VGroup(identity, because, note).arrange(DOWN, buff=0.25)
+        left, top, right, bottom = self.room
+        shown.scale(min(1.0, (right - left) / shown.width))
+        return shown.move_to([(left + right) / 2, (top + bottom) / 2, 0])
 
     def new_words(self, case: ShiftCase) -> list[int]:
         """The places in the sentence of its words that the worked example's X has no row for (each word once)."""
