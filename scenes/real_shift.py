@@ -365,7 +365,8 @@ class TraceRealShift(LessonScene):
             way = end - start
             cos = np.dot(way, other) / (np.linalg.norm(way) * np.linalg.norm(other) + 1e-9)
             if cos > np.cos(np.radians(SAME_WAY_DEGREES)):
-                bend = TAU / 12 * (1 if np.cross(other[:2], way[:2]) >= 0 else -1)
+                turn = other[0] * way[1] - other[1] * way[0]  # which side of the earlier move this one lies
+                bend = TAU / 12 * (1 if turn >= 0 else -1)
                 style = {"stroke_width": 3, "tip_length": 0.15}
                 ends = earlier.get_start(), earlier.get_end()
                 apart = CurvedArrow(*ends, angle=-bend, color=earlier.get_color(), **style)
