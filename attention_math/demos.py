@@ -43,19 +43,15 @@ def scaling_demo(query: Array, keys: Array) -> ScalingDemo:
         raw_shifted=raw - raw.max(),
         scaled_shifted=scaled - scaled.max(),
         softmax_steps=primer.softmax_steps(raw),
-        pushed=(pushed := saturating(raw)),
-        softmax_pushed=softmax(pushed),
+        push=(push := saturating(raw)),
+        softmax_pushed=softmax(raw * push),
     )
 
 
-def saturating(scores: Array, doublings: int = 12) -> Array:
-    """``scores`` doubled until softmax puts ``SATURATED`` on one key: what "larger scores" do to softmax
-    (``scores`` themselves if no doubling gets there, as with two tied top scores)."""
-    for k in range(1, doublings + 1):
-        larger: Array = scores * 2**k
-        if softmax(larger).max() >= SATURATED:
-            return larger
-    return scores
+def saturating(scores: Array, doublings: int = 12) -> int:
+    """The power of 2 that ``scores`` are first multiplied by for softmax to put ``SATURATED`` on one key: what
+    "larger scores" do to softmax (1 if no doubling gets there, as with two tied top scores)."""
+    return next((2**k for k in range(1, doublings + 1) if softmax(scores * 2**k).max() >= SATURATED), 1)
 
 
 SHOWN_ENTRIES = 60  # random entries drawn as dots where variance is defined

@@ -278,8 +278,8 @@ class ScalingDemo:
     raw_shifted: Array  # each raw score minus the largest (0 for the top): softmax gives the same weights
     scaled_shifted: Array  # the same ÷√d_k
     softmax_steps: SoftmaxSteps  # softmax of the raw scores step by step, for the tools chapter
-    pushed: Array  # the raw scores doubled until softmax puts SATURATED on one key (unchanged if a tie forbids it)
-    softmax_pushed: Array
+    push: int  # the power of 2 the raw scores are first multiplied by for softmax to put SATURATED on one key
+    softmax_pushed: Array  # softmax of the raw scores × push
 
 
 @dataclass(frozen=True)

@@ -109,14 +109,13 @@ class CompareScaling(LessonScene):
 
     def push(self, chart: VGroup, sd: ScalingDemo) -> None:
         """ "Larger scores would push it ever closer to 1 and 0", drawn: the raw chart becomes softmax of the scores
-        doubled until one weight reaches 0.99 (``sd.pushed``), and comes back when the sentence ends."""
+        doubled until one weight reaches 0.99 (``sd.push`` times), and comes back when the sentence ends."""
         bars, title, verdict = chart
         pushed = SoftmaxBars(  # four places: close to 1 and 0, never there
             sd.softmax_pushed, key_names(len(sd.raw)), max_value=1.0, height=BAR_HEIGHT, bar_width=1.4, places=4
         )
         pushed.shift(bars.baseline.get_center() - pushed.baseline.get_center())
-        times = round(float(np.linalg.norm(sd.pushed) / np.linalg.norm(sd.raw)))  # a power of 2: the scores made larger
-        name = caption(f"softmax({times} × {vector_text(sd.raw)})", BODY, palette.HIGHLIGHT).move_to(title)
+        name = caption(f"softmax({sd.push} × {vector_text(sd.raw)})", BODY, palette.HIGHLIGHT).move_to(title)
         shown, read = VGroup(bars.get_bars(), title), VGroup(bars.get_numbers(), verdict)  # moved; hidden meanwhile
         before = shown.copy()
         numbers = pushed.get_numbers()  # 0.9997 and 0.0003: "ever closer to 1 and 0"
