@@ -81,6 +81,18 @@ def place_label(label: Mobject, dot: Mobject, obstacles: Iterable[Mobject], away
     return label.next_to(dot, sides[0], buff=0.08)
 
 
+def place_clear(
+    label: Mobject, dot: Mobject, taken: list[Mobject], wished: Iterable[Mobject], away: np.ndarray | None
+) -> Mobject:
+    """``label`` beside ``dot`` clear of ``taken`` and of the ``wished`` obstacles where a side is, else clear of
+    ``taken`` alone (the wished ones give way first)."""
+    for obstacles in ([*taken, *wished], taken):
+        place_label(label, dot, obstacles, away)
+        if not any(overlaps(label, other) for other in obstacles):
+            break
+    return label
+
+
 class WordMark(VGroup):
     """A word on the map: a dot and its label (token font)."""
 
@@ -179,7 +191,7 @@ class MeaningMap(VGroup):
         return mark
 
     def _place(self, mark: WordMark, away: np.ndarray | None = None, keep_off: Iterable[Mobject] = ()) -> None:
-        place_label(mark.label, mark.dot, [*self.obstacles(exclude=mark), *keep_off], away)
+        place_clear(mark.label, mark.dot, self.obstacles(exclude=mark), keep_off, away)
         mark.placed = True
 
     def arrival(self, word: str, xy: Sequence[float]) -> Mobject:
@@ -206,8 +218,6 @@ class MeaningMap(VGroup):
         if away_from is not None:
             away = mark.dot.get_center() - self.point(away_from)
         self._place(mark, away, keep_off)
-        if keep_off and any(overlaps(mark.label, k) for k in keep_off):  # no side is clear of it: the others matter
-            self._place(mark, away)
         return mark
 
     def moved(
@@ -218,11 +228,7 @@ class MeaningMap(VGroup):
         mark = self.marks[word]
         target = mark.copy()
         target.shift(self.point(xy) - mark.dot.get_center())
-        taken = self.obstacles(exclude=mark)
-        for obstacles in ([*taken, *avoid], taken):  # clear of the trail too if it can be, else of the words
-            place_label(target.label, target.dot, obstacles, away)
-            if not any(overlaps(target.label, other) for other in obstacles):
-                break
+        place_clear(target.label, target.dot, self.obstacles(exclude=mark), avoid, away)  # the trail gives way first
         return target
 
     def forget(self, word: str) -> WordMark:
