@@ -24,6 +24,7 @@ MAX_STILL = 10.0  # seconds: no clip holds one frame longer (about two sentences
 MIN_FIRST_CONTENT = 0.01  # share of the first frame's pixels that differ from the background
 MIN_FIRST_FIGURE = 0.004  # ... of them not the title's: a title alone is not a first frame worth showing
 MIN_FIGURE_SHARE = 0.2  # of the frame's area, for the figure at its largest
+MIN_FILL = 0.5  # of the content area, covered by the figure's box for at least half of the clip's running time
 MIN_FIGURE_REACH = 0.6  # of the safe width and of the content area's height, for the figure at its widest and tallest
 BACKGROUND_TOLERANCE = 12  # of 255: a pixel this close to the background is background
 TOLERANCE = 0.02  # scene units
@@ -187,6 +188,14 @@ def fill_over_time(frames: Sequence[Frame]) -> float:
         if elapsed >= total / 2:
             return min(share, 1.0)
     return 0.0
+
+
+def fill_problems(frames: Sequence[Frame]) -> list[str]:
+    """The figure fills at least half the content area for most of the clip, not only at its widest moment."""
+    share = fill_over_time(frames)
+    if share >= MIN_FILL:
+        return []
+    return [f"half the time, the figure fills {share:.0%} of the content area or less (at least {MIN_FILL:.0%})"]
 
 
 def reach_problems(boxes: Sequence[Box]) -> list[str]:

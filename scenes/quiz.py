@@ -73,7 +73,7 @@ QUESTION = 40  # a quiz question: the clip's one line to read
 ANSWER = 30  # its answer, a few lines
 PICTURE_GAP = 0.6  # between the answer and its picture, and the question above it
 MAX_GROWTH = 1.25  # a picture's labels grow no larger than the answer's text
-ASKED_GROWTH = 1.3  # a question, while it is asked, at most this much larger than beside its answer
+ASKED_GROWTH = 1.5  # a question, while it is asked, at most this much larger than beside its answer
 
 
 class QuizAttention(LessonScene):
@@ -94,9 +94,12 @@ class QuizAttention(LessonScene):
         count = notation(caption(f"Question {index + 1} of {len(QUIZ)}", CAPTION, palette.MUTED, font=SERIF))
         asked = caption(question, QUESTION, font=SERIF, line_spacing=1.1)
         card = VGroup(count, asked).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
-        timer = Line(LEFT * 3, RIGHT * 3, color=palette.HEAT_LOW, stroke_width=8)
-        think = caption("time to think", CAPTION, palette.MUTED, font=SERIF).next_to(timer, RIGHT, buff=0.3)
-        clock = VGroup(timer, think).next_to(card, DOWN, buff=0.5, aligned_edge=LEFT)
+        # while it is asked, the question alone fills the frame; it steps up to the corner for its answer
+        asking = card.copy()
+        asking.scale(min(ASKED_GROWTH, 12.5 / asking.width)).move_to([0, MIDDLE + 1.0, 0])
+        timer = Line(LEFT, RIGHT, color=palette.HEAT_LOW, stroke_width=8).scale_to_fit_width(max(6.0, asking.width))
+        think = caption("time to think", CAPTION, palette.MUTED, font=SERIF).next_to(timer, DOWN, aligned_edge=RIGHT)
+        clock = VGroup(timer, think).move_to([0, SUBTITLE_TOP + GAP + 1.2, 0])  # a countdown across the frame's foot
         colours = {
             "q": palette.QUERY.to_hex(),
             "k": palette.KEY.to_hex(),
@@ -105,16 +108,13 @@ class QuizAttention(LessonScene):
         }
         lines = answer.format(**colours).split("\n")
         reply = VGroup(*(caption(line, ANSWER, font=SERIF, markup=True) for line in lines))
-        reply.arrange(DOWN, aligned_edge=LEFT, buff=0.2).next_to(clock, DOWN, buff=0.5, aligned_edge=LEFT)
-        whole = VGroup(card, clock, reply)  # one left edge for every question: the answers never jump sideways
+        reply.arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+        reply.next_to(card, DOWN, buff=1.0, aligned_edge=LEFT)  # where the clock stood
+        whole = VGroup(card, reply)  # one left edge for every question: the answers never jump sideways
         whole.move_to(UP * MIDDLE).to_edge(LEFT, buff=0.6)
         whole.shift(UP * max(0.0, SUBTITLE_TOP + GAP - whole.get_bottom()[1]))
         whole.shift(DOWN * max(0.0, whole.get_top()[1] - TOP))
         place_beside(picture, reply, card)
-        # while it is asked, the question alone fills the frame; it steps up to the corner for its answer
-        asking = card.copy()
-        asking.scale(min(ASKED_GROWTH, 12.5 / asking.width)).move_to([0, MIDDLE + 0.5, 0])
-        clock.next_to(asking, DOWN, buff=0.6).set_x(0)
         self.narrate(question.replace("\n", " ") + " Pause and think.")
         arriving = (FadeIn(asking, shift=0.2 * DOWN), FadeIn(clock))
         self.play(give_way(leaving, *arriving) if len(leaving) else AnimationGroup(*arriving), run_time=1.0)

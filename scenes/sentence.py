@@ -32,10 +32,11 @@ from scenes.kit import (
     formula,
     palette,
 )
-from scenes.kit.layout import MIDDLE, SUBTITLE_TOP, TOP
+from scenes.kit.layout import GAP, MIDDLE, SUBTITLE_TOP, TOP
 from scenes.kit.motion import give_way
 
 DIMMED = 0.25  # opacity of the rows that are not the focus word's
+ALONE_GROWTH = 1.25  # the grid, while it is the whole picture, at most this much larger than beside the bars
 
 
 class AttendTrainStation(LessonScene):
@@ -50,8 +51,11 @@ class AttendTrainStation(LessonScene):
         cell = min(0.75, 5.2 / len(tokens))
         heat = Heatmap(weights, tokens, cell=cell, places=3)  # three places: the claims below compare 0.244, 0.235
         heat.next_to(title, DOWN, buff=0.3).to_edge(LEFT, buff=0.6)
-        beside = heat.get_x()
-        heat.set_x(0)  # in the middle while it is the whole picture; to the left when the bars come
+        beside = heat.get_center()
+        # in the middle and as tall as the content area while it is the whole picture; to the left, at its first
+        # size, when the bars come
+        alone = min(ALONE_GROWTH, (heat.get_top()[1] - SUBTITLE_TOP - GAP) / heat.height, 12.8 / heat.width)
+        heat.scale(alone, about_edge=UP).set_x(0)
         n = len(tokens)
         rule = formula(  # its parts lit as they are said
             r"\alpha_{ij} = \mathrm{softmax}_j\!\left(",
@@ -61,16 +65,16 @@ class AttendTrainStation(LessonScene):
             size=DISPLAY_LARGE,
         )
         vectors = LabelledMatrix(ts.embeddings, row_labels=tokens, name="X", font_size=26)  # the made-up vectors
-        opening = VGroup(rule, vectors).arrange(DOWN, buff=0.4)
-        opening.scale(min(1.0, (TOP - SUBTITLE_TOP - 0.3) / opening.height)).move_to(UP * MIDDLE)
+        opening = VGroup(vectors, rule).arrange(RIGHT, buff=0.8)  # the vectors, and what is done with them
+        opening.scale(min(1.3, (TOP - SUBTITLE_TOP - 0.3) / opening.height, 12.8 / opening.width))
+        opening.move_to(UP * MIDDLE)
         self.narrate(
             f"Each word's vector is dotted with every word's, divided by √{ts.d}, and softmax runs along the row: "
             "small made-up vectors, no learned matrices yet.",
         )
-        self.play(Write(rule))
+        self.play(FadeIn(vectors), Write(rule))
         for words, part in (("dotted", 1), ("divided", 2), ("softmax runs", 0)):
             self.on_words(words, Indicate(rule[part], color=palette.HIGHLIGHT, scale_factor=1.1))
-        self.on_words("small made-up vectors", FadeIn(vectors))
         self.narrate(f"Every word of this sentence attends to every word: a {n} × {n} grid of weights.")
         self.play(give_way(opening, FadeIn(heat.get_labels())))
         self.play(LaggedStart(*(heat.fill_row(i) for i in range(n)), lag_ratio=0.3, run_time=2.5))
@@ -81,7 +85,9 @@ class AttendTrainStation(LessonScene):
         VGroup(bars, heading).next_to(title, DOWN, buff=0.5).to_edge(RIGHT, buff=0.7)
         self.narrate(f"Read the row of '{tokens[focus]}' as bars: its attention, shared out over the sentence.")
         self.play(
-            VGroup(heat, frame).animate.set_x(beside), FadeIn(heading), FadeIn(VGroup(bars.baseline, bars.get_labels()))
+            VGroup(heat, frame).animate.scale(1 / alone, about_edge=UP).move_to(beside),
+            FadeIn(heading),
+            FadeIn(VGroup(bars.baseline, bars.get_labels())),
         )
         self.play(bars.grow(axes_shown=True, run_time=1.5))
         self.call_out(heat, VGroup(heading, bars), tokens, focus, other)

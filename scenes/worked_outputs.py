@@ -38,6 +38,9 @@ from scenes.kit import (
     FORMULA,
     FORMULA_LARGE,
     LABEL,
+    LEAD,
+    MIN_FONT_SIZE,
+    TITLE,
     Heatmap,
     LabelledMatrix,
     LessonScene,
@@ -189,6 +192,9 @@ class SumValues(LessonScene):
 MATRIX_FONT = 28  # a head's own projections, beside its weights
 
 
+ROW_GAP = 0.8  # between the joined heads and their first row read out
+MIN_SHRINK = 0.8  # the heads' outputs shrink no more than this to make room for that row
+JOIN_GAP = 1.2  # between the heads' outputs before they are joined: the join is seen to close it
 OWN_GROWTH = 1.6  # how much a head's own matrices may grow into the room below the rule
 
 
@@ -210,6 +216,15 @@ class CombineHeads(LessonScene):
         if glimpses:  # the next head's own matrices, as they are named, the rule making room for them
             self.on_words("their own", Restore(rule), FadeIn(glimpses[0][0]), run_time=0.8)
         outputs = self.head_outputs(heads, tokens)
+        concat = self.concat_matrix(we, tokens)
+        row = self.row_readout(concat, tokens[0])  # one token's d_model numbers, right of the joined heads
+        heads_out, room = VGroup(*outputs), 12.8 - ROW_GAP - row.width
+        shrink = min(1.0, room / heads_out.width)  # a little smaller, if they must, to leave the row its room
+        digits = min(entry.font_size for out in outputs for entry in out.entries.values())
+        if shrink >= MIN_SHRINK and digits * shrink >= MIN_FONT_SIZE:
+            heads_out.scale(shrink, about_edge=UP).shift(LEFT * (ROW_GAP + row.width) / 2)
+        else:
+            row = VGroup()
         for n, (own, weights, name) in enumerate(glimpses, start=1):
             self.narrate(f"Head {n + 1}, with its own matrices, weighs the tokens differently.")
             self.play(*([] if n == 1 else [FadeIn(own)]), FadeIn(name), FadeIn(weights), run_time=0.8)
@@ -226,17 +241,23 @@ class CombineHeads(LessonScene):
             leaving = VGroup(rule)
         # the last picture gives way as the outputs come: no empty frame between them
         self.play(give_way(leaving, LaggedStart(*(FadeIn(o) for o in outputs), lag_ratio=0.3)))
+        widths = self.width_braces(outputs)
+        self.on_words("dᵥ columns", FadeIn(widths))
+        self.finish_narration()
         self.wait(1)
-        concat = self.concat_matrix(we, tokens)
         concat.scale(outputs[0].brackets.height / concat.brackets.height).move_to(VGroup(*outputs))  # same cells
+        if len(row):
+            row.next_to(concat, RIGHT, buff=ROW_GAP).set_y(concat.cells.get_y())
         self.narrate(f"Concatenating the heads gives back d_model = {we.d_model} numbers per token.")
         self.play(*(FadeOut(o.get_name()) for o in outputs))
         self.play(self.join(outputs, concat, we.d_k), run_time=1.5)
         braces = self.head_braces(concat, len(heads), we.d_k)
-        self.play(FadeIn(braces))
+        self.play(ReplacementTransform(widths, braces))  # each head's columns, where they landed
+        frame = concat.row_frame(0) if len(row) else VGroup()
+        self.play(Create(frame), FadeIn(row, shift=LEFT * 0.2))  # "per token": one row, d_model numbers
         if we.W_O is not None:
             self.wait(1)
-            self.play(FadeOut(braces))
+            self.play(FadeOut(braces), FadeOut(frame), FadeOut(row))
             self.project(we, tokens, concat)
         else:
             later = formula(rf"\text{{full block: output}} = {joined(len(heads))}\, W_{{O}}", size=FORMULA)  # not ours
@@ -262,8 +283,10 @@ class CombineHeads(LessonScene):
             )
             for n, h in enumerate(heads)
         ]
-        group = VGroup(*outs).arrange(RIGHT, buff=0.5, aligned_edge=DOWN)
-        below_title(grow_within(group, 12, 4.4))  # room below for the braces and W_O
+        group = grow_within(VGroup(*outs).arrange(RIGHT, buff=0.5, aligned_edge=DOWN), 12, 4.4)  # braces, W_O below
+        if group.width + (len(outs) - 1) * (JOIN_GAP - 0.5) <= 12:  # a wider gap where the frame has room for it
+            group.arrange(RIGHT, buff=JOIN_GAP, aligned_edge=DOWN)
+        below_title(group.set_x(0))
         return outs
 
     def head_glimpse(self, head: Head, tokens: list[str], n: int, rule: MathTex) -> tuple[VGroup, Heatmap, Mobject]:
@@ -344,6 +367,27 @@ class CombineHeads(LessonScene):
             FadeOut(VGroup(*inner, *others)),
             FadeIn(frame),
         )
+
+    @staticmethod
+    def row_readout(concat: LabelledMatrix, token: str) -> VGroup:
+        """The first token's row of the joined heads, read out: d_model numbers."""
+        values = ", ".join(fmt(v, concat.places) for v in concat.values[0])
+        return VGroup(
+            caption(f"the row of “{token}”:", LEAD, palette.MUTED),
+            caption(f"[{values}]", TITLE),
+            formula(rf"d_{{\text{{model}}}} = {concat.values.shape[1]}", size=TITLE),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
+
+    @staticmethod
+    def width_braces(outputs: list[LabelledMatrix]) -> VGroup:
+        """Under each head's output, its width: d_v columns."""
+        braces = VGroup()
+        for out in outputs:
+            below = out.cells.get_bottom()[1] - out.get_brackets().get_bottom()[1] + 0.12  # clear of the brackets
+            brace = Brace(out.cells, DOWN, buff=below, color=palette.MUTED)
+            name = notation(caption(f"dᵥ = {out.values.shape[1]}", LABEL, palette.MUTED)).next_to(brace, DOWN, buff=0.1)
+            braces.add(VGroup(brace, name))
+        return braces
 
     def head_braces(self, concat: LabelledMatrix, h: int, d_k: int) -> VGroup:
         """Under the concatenation, which columns came from which head."""

@@ -118,13 +118,16 @@ class ShowEmbeddings(LessonScene):
             if i is not None
         ]
         self.play(LaggedStart(*looked_up, lag_ratio=0.5), run_time=2.5)
+        if len(row):  # one token's vector read out: what "a vector of numbers" is
+            self.play(FadeIn(row, shift=LEFT * 0.2))
         self.narrate("Stacked one row per token, the embeddings form the input matrix X.")
         self.play(FadeIn(matrix.get_brackets()), FadeIn(matrix.get_name()), FadeIn(matrix.ellipses))
         self.narrate(f"Every row has d_model = {we.d_model} numbers: the width of the model.")
         self.play(FadeIn(brace), Write(width))
         frame = matrix.row_frame(0)
         self.narrate(f"Row by row, X holds one vector per token: here the row of '{tokens[0]}'.")
-        self.play(Create(frame), FadeIn(row, shift=LEFT * 0.2))
+        shown = [Indicate(row[1], color=palette.HIGHLIGHT, scale_factor=1)] if len(row) else []  # the vector is the row
+        self.play(Create(frame), *shown)
         self.wait(1.5)
 
 

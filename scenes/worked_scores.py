@@ -27,6 +27,7 @@ from manim import (
     Indicate,
     LaggedStart,
     Line,
+    MathTex,
     Mobject,
     ReplacementTransform,
     Succession,
@@ -38,6 +39,8 @@ from manim import (
 from attention_math.claims import broken_mirror, largest_score
 from attention_math.types import Head
 from scenes.kit import (
+    BODY,
+    DISPLAY,
     FORMULA,
     LABEL,
     LEAD,
@@ -64,6 +67,8 @@ from scenes.kit.numbers import fmt
 
 MAX_PAIRS = 4  # query-key pairs spelled out one by one before the whole grid
 NOTE_BUFF = 0.15  # between the plane and the note above it
+ENTRY_GAP = 1.0  # between the score grid and the rule for one of its cells
+CHIPS_BUFF = 0.3  # between the plane and the scores worked out below it
 MIN_BAR_HEIGHT = 0.8  # shorter, and the bars' scale and value labels collide
 NAMED_KEYS = 6  # up to this many tokens every key is named; beyond, the two the narration compares
 
@@ -100,14 +105,20 @@ class AlignDotProducts(LessonScene):
     def construct(self) -> None:
         we = self.values.worked_example
         head, tokens = we.heads[0], we.tokens
+        best, closest = int(np.argmax(head.scores[0])), int(np.argmin(np.abs(head.qk_angles[0])))
         self.show_title()
         note = caption("each key drawn at its true\nangle to the query, to scale", SMALL, palette.MUTED)
-        side = TOP - (SUBTITLE_TOP + GAP) - note.height - NOTE_BUFF  # the note above, the subtitle band below
+        worked = {j: self.score_chip(head, tokens, j) for j in sorted({*range(min(len(tokens), MAX_PAIRS)), best})}
+        chips = VGroup(*worked.values()).arrange(RIGHT, buff=0.6)  # the scores so far, along the frame's foot
+        fit_width(chips, 12.0).to_edge(LEFT, buff=0.6)
+        chips.shift((SUBTITLE_TOP + GAP - chips.get_bottom()[1]) * UP)
+        # the note above, the scores worked out below: the plane's room between them
+        side = TOP - chips.get_top()[1] - note.height - NOTE_BUFF - CHIPS_BUFF
         extent = self.extent(head)
         wide = min(6.2, side * (extent[1] - extent[0]) / (extent[3] - extent[2]))
         plane = VectorPlane(extent, width=wide, height=side).to_edge(LEFT, buff=0.6)
         plane.set_opacity(0)  # turned so the query lies flat: only angles and lengths are true, not coordinates
-        plane.set_y((TOP - note.height - NOTE_BUFF + SUBTITLE_TOP + GAP) / 2)  # centred in the room it has
+        plane.set_y((TOP - note.height - NOTE_BUFF + chips.get_top()[1] + CHIPS_BUFF) / 2)  # centred in its room
         fit_width(note, plane.width).next_to(plane, UP, buff=NOTE_BUFF).align_to(plane, LEFT)
         query = plane.polar_arrow(head.query_norms[0], 0.0, palette.QUERY)
         q_name = TokenRow([f"q: {tokens[0]}"], font_size=28, color=palette.QUERY)
@@ -121,17 +132,12 @@ class AlignDotProducts(LessonScene):
                 for j in range(len(tokens))
             )
         )
-        best, closest = int(np.argmax(head.scores[0])), int(np.argmin(np.abs(head.qk_angles[0])))
         named = range(len(tokens)) if len(tokens) <= NAMED_KEYS else {best, closest}
         names = self.key_names(keys, tokens, named, [query, q_name])
         grow = [AnimationGroup(GrowArrow(k), FadeIn(n)) for k, n in zip(keys, names, strict=True)]
         self.play(LaggedStart(*grow, lag_ratio=0.15))
         readout = self.readout(head, best).next_to(plane, RIGHT, buff=0.8).align_to(plane, UP)
         self.narrate("Key by key, each score is the sum of the products of the query's and the key's numbers.")
-        worked = {j: self.score_chip(head, tokens, j) for j in sorted({*range(min(len(tokens), MAX_PAIRS)), best})}
-        chips = VGroup(*worked.values()).arrange(RIGHT, buff=0.35)
-        fit_width(chips, 6.7 - readout.get_left()[0]).align_to(readout, LEFT)
-        chips.shift((SUBTITLE_TOP + GAP - chips.get_bottom()[1]) * UP)  # the scores so far, just above the subtitles
         readout[1].set_opacity(0)  # no score before its working
         self.play(FadeIn(readout[0]), run_time=0.4)
         for n, (j, chip) in enumerate(worked.items()):
@@ -156,6 +162,19 @@ class AlignDotProducts(LessonScene):
         self.wait(READ_HOLD)
         self.play(FadeOut(factors))
         self.fill_scores(head, tokens, VGroup(plane, note, query, q_name, keys, names, readout), worked)
+
+    @staticmethod
+    def entry_rule() -> MathTex:
+        """(QKᵀ)ᵢⱼ = qᵢ · kⱼ: row i's query against column j's key, in their roles' colours."""
+        return formula(
+            r"(QK^{T})_{ij}",
+            "=",
+            "q_i",
+            r"\cdot",
+            "k_j",
+            size=DISPLAY,
+            tex_to_color_map={"q_i": palette.QUERY, "k_j": palette.KEY},
+        )
 
     @staticmethod
     def key_names(keys: VGroup, tokens: list[str], named: Collection[int], taken: list) -> VGroup:
@@ -214,8 +233,8 @@ class AlignDotProducts(LessonScene):
     def score_chip(head: Head, tokens: list[str], j: int) -> VGroup:
         """Key ``j``'s word and its score with the first query, kept once worked out: row 1 of the grid to come."""
         return VGroup(
-            TokenLabel(tokens[j], font_size=20, color=palette.KEY), caption(fmt(head.scores[0, j]), LABEL)
-        ).arrange(DOWN, buff=0.08)
+            TokenLabel(tokens[j], font_size=LABEL, color=palette.KEY), caption(fmt(head.scores[0, j]), BODY)
+        ).arrange(DOWN, buff=0.1)
 
     def show_pair(
         self, keys: VGroup, names: VGroup, readout: VGroup, head: Head, j: int, tokens: list[str], chip: VGroup
@@ -246,6 +265,12 @@ class AlignDotProducts(LessonScene):
             below_title(grid).set_x(0)
         else:
             grid.move_to(DOWN * 0.3)
+        entry = self.entry_rule()  # what one cell holds, right of the grid where it leaves room
+        if grid.width + ENTRY_GAP + entry.width <= 12.8:
+            grid.shift(LEFT * (ENTRY_GAP + entry.width) / 2)
+            entry.next_to(grid, RIGHT, buff=ENTRY_GAP).set_y(grid.cells.get_y())
+        else:
+            entry = VGroup()
         shown = {j: chip for j, chip in worked.items() if grid.is_shown(0, j)}
         moved = [ReplacementTransform(chip[1], grid.get_entry(0, j)) for j, chip in shown.items()]
         rest = [FadeIn(grid.get_entry(0, j)) for j in grid.shown_cols if j is not None and j not in worked]
@@ -259,8 +284,12 @@ class AlignDotProducts(LessonScene):
         for i in (i for i in grid.shown_rows if i not in (None, 0)):
             self.play(LaggedStart(*(FadeIn(c) for c in grid.get_row(i)), lag_ratio=0.15), run_time=0.5)
         self.narrate("Rows are queries, columns are keys: each row scores one query against every key.")
-        self.play(Indicate(grid.get_row_labels(), color=palette.QUERY, scale_factor=1.15), run_time=1.2)
-        self.play(Indicate(grid.get_column_labels(), color=palette.KEY, scale_factor=1.15), run_time=1.2)
+        self.play(
+            Indicate(grid.get_row_labels(), color=palette.QUERY, scale_factor=1.15), FadeIn(entry[:3]), run_time=1.2
+        )
+        self.play(
+            Indicate(grid.get_column_labels(), color=palette.KEY, scale_factor=1.15), FadeIn(entry[3:]), run_time=1.2
+        )
         mirror = broken_mirror(tokens, head.scores)  # W_Q ≠ W_K: the pair that mirrors least, framed both ways
         self.narrate(mirror.text)
         if mirror.about and all(grid.is_shown(*p) for p in (mirror.about, mirror.about[::-1])):

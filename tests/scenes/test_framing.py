@@ -2,7 +2,7 @@
 
 from manim import AnimationGroup, FadeOut, Scene, Square, VGroup
 
-from scenes.framing import Frame, flashes, grid_problems
+from scenes.framing import Frame, fill_problems, flashes, grid_problems
 from scenes.kit import layout
 
 SAFE_WIDTH = 14.2222 - 2 * layout.SAFE_MARGIN  # manim's frame is 8 units high at 16:9
@@ -51,3 +51,14 @@ def test_fading_out_what_is_already_gone_is_named():
     assert flashes(scene, [AnimationGroup(FadeOut(kept), FadeOut(VGroup(kept, gone)))]) == (
         "FadeOut of 1 absent Square",
     )
+
+
+def test_a_figure_small_most_of_the_time_is_named_though_it_fills_the_frame_once():
+    """Four seconds at a quarter of the content area, one at all of it: half the time it fills a quarter."""
+    content = (-7.1 + 0.15, -3.1, 7.1 - 0.15, 2.85)
+    quarter = (-3.475, -3.1, 3.475, -0.125)  # half the safe width, half the content's height
+    clip = [Frame(start=n, end=n + 1, still=False, figure=quarter) for n in range(4)]
+    assert fill_problems([*clip, Frame(start=4, end=5, still=False, figure=content)]) == [
+        "half the time, the figure fills 25% of the content area or less (at least 50%)"
+    ]
+    assert fill_problems([Frame(start=n, end=n + 1, still=False, figure=content) for n in range(5)]) == []

@@ -10,6 +10,7 @@ from attention_math.claims import lesson_claims
 from attention_math.example import ROOT
 from attention_math.values import compute
 from scenes.framing import (
+    fill_problems,
     first_frame_problems,
     flash_problems,
     grid_problems,
@@ -107,6 +108,11 @@ def test_scene_keeps_moving_while_it_speaks(entry):
 @pytest.mark.parametrize("entry", LESSON, ids=[e.id for e in LESSON])
 def test_scene_follows_the_layout_grid(entry):
     assert grid_problems(frames(entry)) == []
+
+
+@pytest.mark.parametrize("entry", LESSON, ids=[e.id for e in LESSON])
+def test_the_figure_fills_half_the_content_area_most_of_the_time(entry):
+    assert fill_problems(frames(entry)) == []
 
 
 @pytest.mark.parametrize("entry", LESSON, ids=[e.id for e in LESSON])
