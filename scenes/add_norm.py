@@ -98,7 +98,7 @@ class AddAndNorm(LessonScene):
 
         def normalized(cols: int) -> VGroup:  # the residual → its rows normalized
             return VGroup(
-                token_matrix(an.residual, tokens, name, max_cols=cols),
+                token_matrix(an.residual, tokens, name, max_cols=cols, places=3),  # as the worked entry reads it
                 Arrow(LEFT, RIGHT, color=palette.MUTED, buff=0),
                 self.matrix(an.normed, r"\text{norm}", len(tokens), cols, places=2),
             ).arrange(RIGHT, buff=0.5)
@@ -106,7 +106,9 @@ class AddAndNorm(LessonScene):
         r, mean, spread = an.residual[0, 0], an.mean[0], an.spread[0]
         worked = VGroup(
             caption(
-                f"row of “{tokens[0]}”: mean {fmt(mean, 3)}, standard deviation {fmt(spread, 3)}", BODY, palette.MUTED
+                f"row of “{tokens[0]}”, to three places: mean {fmt(mean, 3)}, standard deviation {fmt(spread, 3)}",
+                BODY,
+                palette.MUTED,
             ),
             formula(
                 rf"\frac{{{fmt(r, 3)} - {fmt(mean, 3)}}}{{{fmt(spread, 3)}}} \approx {fmt(an.normed[0, 0])}",

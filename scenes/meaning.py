@@ -17,6 +17,7 @@ from manim import (
     Indicate,
     LaggedStart,
     Line,
+    Mobject,
     Transform,
     VGroup,
     Write,
@@ -109,7 +110,7 @@ class ShiftMeaning(LessonScene):
         word = ss.cases[0].word
         title = self.show_title(f"The shift: {word} moves")
         # the map fills the left of the content area below the sentences' rows (tokens and weights)
-        top = min(VGroup(*self.sentence(case, title)).get_bottom()[1] for case in ss.cases) - 0.3
+        top = min(VGroup(*self.sentence(case, title, ss.head)).get_bottom()[1] for case in ss.cases) - 0.3
         meaning = meaning_map(ss, width=8.3, height=5.0)
         meaning.scale(min(1.0, (top - SUBTITLE_TOP - GAP) / meaning.height))
         meaning.next_to(top * UP, DOWN, buff=0).to_edge(LEFT, buff=0.3)
@@ -142,7 +143,7 @@ class ShiftMeaning(LessonScene):
         """One sentence: its weights, the pulls magnified beside the map, the walk, the distances; returns what
         goes when the next sentence comes, and the walk's trail (which stays).
         The first sentence explains each step; the next ones go through the same steps in fewer words."""
-        sentence, weights = self.sentence(case, title)
+        sentence, weights, whose = self.sentence(case, title, head)
         word = case.word
         where, rows = f"In '{case.sentence}', ", self.made_up(case)
         inputs = self.new_rows(case)  # drawn while they are named: the head's input can be checked
@@ -155,7 +156,7 @@ class ShiftMeaning(LessonScene):
         self.narrate(said[0].upper() + said[1:])
         if not rows:
             self.play(FadeIn(sentence))
-        self.play(LaggedStart(*(FadeIn(w, shift=DOWN * 0.1) for w in weights), lag_ratio=0.15))
+        self.play(FadeIn(whose), LaggedStart(*(FadeIn(w, shift=DOWN * 0.1) for w in weights), lag_ratio=0.15))
         context = self.context(meaning, case)
         chain = self.chain(meaning, case, times)
         if first:
@@ -207,7 +208,7 @@ class ShiftMeaning(LessonScene):
         self.wait(1.5)
         for token in context.words:
             meaning.forget(token)
-        return VGroup(sentence, weights, context, ways, table, verdict), trail
+        return VGroup(sentence, weights, whose, context, ways, table, verdict), trail
 
     def weighted_sum(self, case: ShiftCase) -> VGroup:
         """start + Σ αⱼ(pⱼ − start) = Σ αⱼ pⱼ (the weights add up to 1), in the room right of the map."""
@@ -248,8 +249,9 @@ class ShiftMeaning(LessonScene):
         rows = "gets a made-up row" if len(new) == 1 else "get made-up rows"
         return f"{listed} {rows} of numbers, as X's words did."
 
-    def sentence(self, case: ShiftCase, title) -> tuple[TokenRow, VGroup]:
-        """The tokens under the title (the focus word lit: blue is the tech cluster), each one's weight under it."""
+    def sentence(self, case: ShiftCase, title, head: int) -> tuple[TokenRow, VGroup, Mobject]:
+        """The tokens under the title (the focus word lit: blue is the tech cluster), each one's weight under it,
+        named as the head's where the row leaves room on its left."""
         row = TokenRow(case.tokens, font_size=32, spacing=0.45).next_to(title, DOWN, buff=0.3)
         row.get_token(case.focus).set_color(palette.HIGHLIGHT)
         weights = VGroup(
@@ -258,7 +260,8 @@ class ShiftMeaning(LessonScene):
                 for w, token in zip(case.weights, row, strict=True)
             )
         )
-        return row, weights
+        name = caption(f"head {head}’s weights:", LABEL, palette.MUTED).next_to(weights, LEFT, buff=0.5)
+        return row, weights, name if name.get_left()[0] >= -7.1 + 0.3 else VGroup()
 
     def context(self, meaning: MeaningMap, case: ShiftCase) -> VGroup:
         """Marks for the sentence's words not yet on the map."""
