@@ -18,6 +18,7 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
+    FadeTransform,
     Indicate,
     Mobject,
     ReplacementTransform,
@@ -126,7 +127,8 @@ class AddAndNorm(LessonScene):
             "the square root of its variance."
         )
         self.play(FadeOut(leaving), run_time=0.6)  # the sum's other terms go first: the residual moves into their place
-        self.play(ReplacementTransform(residual, moved), ReplacementTransform(frame, frames[0]), run_time=1.0)
+        # a cross-fade as it moves: its digits gain a place and its rows their names (a morph garbled both)
+        self.play(FadeTransform(residual, moved), ReplacementTransform(frame, frames[0]), run_time=1.0)
         self.on_words("its mean is subtracted", FadeIn(worked[0]), run_time=0.8)  # the row's two numbers, as named
         self.on_words("divided", FadeIn(arrow), FadeIn(normed.get_frame()), normed.fill_in(), run_time=1.5)
         self.play(Write(worked[1]), Create(frames[1]), run_time=1.5)  # its first entry worked, as the rule is said

@@ -8,6 +8,7 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    Brace,
     Create,
     FadeIn,
     Indicate,
@@ -24,6 +25,7 @@ from scenes.kit import (
     BODY,
     DISPLAY_LARGE,
     HEADING,
+    LABEL,
     Heatmap,
     LabelledMatrix,
     LessonScene,
@@ -65,16 +67,21 @@ class AttendTrainStation(LessonScene):
             size=DISPLAY_LARGE,
         )
         vectors = LabelledMatrix(ts.embeddings, row_labels=tokens, name="X", font_size=26)  # the made-up vectors
-        opening = VGroup(vectors, rule).arrange(RIGHT, buff=0.8)  # the vectors, and what is done with them
+        brace = Brace(vectors.cells, DOWN, color=palette.MUTED)
+        width = caption(f"{ts.d} numbers per word", LABEL, palette.MUTED).next_to(brace, DOWN, buff=0.1)
+        opening = VGroup(VGroup(vectors, brace, width), rule).arrange(RIGHT, buff=0.8)  # the vectors, what is done
         opening.scale(min(1.3, (TOP - SUBTITLE_TOP - 0.3) / opening.height, 12.8 / opening.width))
         opening.move_to(UP * MIDDLE)
         self.narrate(
-            f"Each word's vector is dotted with every word's, divided by √{ts.d}, and softmax runs along the row: "
-            "small made-up vectors, no learned matrices yet.",
+            f"Each word's vector, {ts.d} made-up numbers, is dotted with every word's and divided by √{ts.d}: "
+            "why, a few scenes on."
         )
         self.play(FadeIn(vectors), Write(rule))
-        for words, part in (("dotted", 1), ("divided", 2), ("softmax runs", 0)):
+        self.on_words("made-up numbers", FadeIn(brace), FadeIn(width))
+        for words, part in (("dotted", 1), ("divided", 2)):
             self.on_words(words, Indicate(rule[part], color=palette.HIGHLIGHT, scale_factor=1.1))
+        self.narrate("Then softmax runs along each row. No learned matrices yet.")
+        self.on_words("softmax", Indicate(rule[0], color=palette.HIGHLIGHT, scale_factor=1.1))
         self.narrate(f"Every word of this sentence attends to every word: a {n} × {n} grid of weights.")
         self.play(give_way(opening, FadeIn(heat.get_labels())))
         self.play(LaggedStart(*(heat.fill_row(i) for i in range(n)), lag_ratio=0.3, run_time=2.5))

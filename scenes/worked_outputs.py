@@ -260,8 +260,12 @@ class CombineHeads(LessonScene):
             self.play(FadeOut(braces), FadeOut(frame), FadeOut(row))
             self.project(we, tokens, concat)
         else:
-            later = formula(rf"\text{{full block: output}} = {joined(len(heads))}\, W_{{O}}", size=FORMULA)  # not ours
-            later.next_to(braces, DOWN, buff=0.25)
+            later = formula(
+                rf"\text{{full block: output}} = {joined(len(heads))}\, W_{{O}}"
+                r"\quad \text{(not in our example)}",
+                size=FORMULA,
+            )
+            later.next_to(braces, DOWN, buff=0.25).set_x(0)  # under the joined heads and their row
             self.narrate(
                 "A full attention block then multiplies this by one more learned matrix, W_O, which mixes the heads."
                 " Our example leaves W_O out."

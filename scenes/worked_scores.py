@@ -150,8 +150,13 @@ class AlignDotProducts(LessonScene):
         claim = largest_score(tokens, head.scores[0], head.qk_angles[0])
         self.narrate(claim.text)
         readout[1].set_value(head.scores[0, best])
+        whose = TokenLabel(f"k: {tokens[best]}", font_size=BODY, color=palette.KEY)  # the score read is this key's
+        whose.next_to(readout, RIGHT, buff=0.4).align_to(readout[1], DOWN)
         self.play(
-            readout[1].animate.set_opacity(1), keys[best].animate.set_opacity(1), names[best].animate.set_opacity(1)
+            readout[1].animate.set_opacity(1),
+            FadeIn(whose),
+            keys[best].animate.set_opacity(1),
+            names[best].animate.set_opacity(1),
         )
         factors = self.factors(head, tokens, best)
         fit_width(factors, 6.7 - readout.get_left()[0]).next_to(readout, DOWN, buff=0.4).align_to(readout, LEFT)
@@ -161,7 +166,7 @@ class AlignDotProducts(LessonScene):
         self.finish_narration()
         self.wait(READ_HOLD)
         self.play(FadeOut(factors))
-        self.fill_scores(head, tokens, VGroup(plane, note, query, q_name, keys, names, readout), worked)
+        self.fill_scores(head, tokens, VGroup(plane, note, query, q_name, keys, names, readout, whose), worked)
 
     @staticmethod
     def entry_rule() -> MathTex:

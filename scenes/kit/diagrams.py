@@ -60,6 +60,7 @@ class LabelBox(VGroup):
         return self
 
 
+LOOP = 0.2  # radius of the loop by which a token attends to itself
 EVEN_ARROW = {"stroke_width": 4, "tip_length": 0.22, "max_stroke_width_to_length_ratio": 20}  # any length
 
 
@@ -186,7 +187,8 @@ def all_pairs(count: int = 4) -> VGroup:
             for b in range(a + 1, count)
         )
     )
-    loops = VGroup(*(Circle(radius=0.16, color=palette.HEAT_LOW).next_to(d, DOWN, buff=0) for d in dots))
+    # a loop hangs from each dot, through its centre: the token back to itself (tangent below it, it read as a ring)
+    loops = VGroup(*(Circle(radius=LOOP, color=palette.HEAT_LOW).move_to(d.get_center() + LOOP * DOWN) for d in dots))
     return VGroup(dots, arcs, loops)
 
 
