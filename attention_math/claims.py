@@ -127,7 +127,7 @@ def softer(raw: Array, scaled: Array) -> Claim:
 
 def row_meaning(tokens: Sequence[str], weights: Array, focus: int) -> tuple[Claim, Claim]:
     """What the row of ``focus`` looks at most, then what the row of that word looks at: a row is one
-    word's query, so it is the row of a word that settles that word's meaning."""
+    word's query, so it is the row of a word that shapes that word's meaning."""
     other = _strongest_other(weights[focus], focus)
     if weights[focus, other] > weights[focus, focus]:
         first = f"'{tokens[focus]}' looks most at '{tokens[other]}', even more than at itself."
@@ -136,14 +136,14 @@ def row_meaning(tokens: Sequence[str], weights: Array, focus: int) -> tuple[Clai
     back = _strongest_other(weights[other], other)
     if back != focus:
         second = (
-            f"The row of '{tokens[other]}', which settles its meaning, "
+            f"The row of '{tokens[other]}', which shapes its meaning, "
             f"looks most, of the other words, at '{tokens[back]}'."
         )
         return Claim(first, True, (focus, other)), Claim(second, False, (other, back))
     order = "" if weights[other, focus] > weights[other, other] else ", after itself"
     return Claim(first, True, (focus, other)), Claim(
         f"And the row of '{tokens[other]}' looks most at '{tokens[focus]}'{order}: "
-        f"that row settles what '{tokens[other]}' means here.",
+        f"that row shapes what '{tokens[other]}' means here.",
         True,
         (other, focus),
     )

@@ -58,13 +58,15 @@ class AddAndNorm(LessonScene):
         output_name = joined(len(we.heads)) + ("" if we.W_O is None else r"\, W_{O}")
 
         def summed(cols: int) -> VGroup:  # X + output = residual, ``cols`` columns of each at most
-            return VGroup(
-                token_matrix(we.X, tokens, "X", max_cols=cols),
-                formula("+", size=READOUT),
-                self.matrix(we.output, output_name, len(tokens), cols),
-                formula("=", size=READOUT),
-                self.matrix(an.residual, rf"X + {output_name}", len(tokens), cols),
-            ).arrange(RIGHT, buff=0.35)
+            return level(
+                VGroup(
+                    token_matrix(we.X, tokens, "X", max_cols=cols),
+                    formula("+", size=READOUT),
+                    self.matrix(we.output, output_name, len(tokens), cols),
+                    formula("=", size=READOUT),
+                    self.matrix(an.residual, rf"X + {output_name}", len(tokens), cols),
+                ).arrange(RIGHT, buff=0.35)
+            )
 
         sum_row = abreast(summed, below=0.1)
         x, plus, out, equals, residual = sum_row
@@ -98,11 +100,13 @@ class AddAndNorm(LessonScene):
         an, tokens = we.add_norm, we.tokens
 
         def normalized(cols: int) -> VGroup:  # the residual → its rows normalized
-            return VGroup(
-                token_matrix(an.residual, tokens, name, max_cols=cols, places=3),  # as the worked entry reads it
-                Arrow(LEFT, RIGHT, color=palette.MUTED, buff=0),
-                self.matrix(an.normed, r"\text{norm}", len(tokens), cols, places=2),
-            ).arrange(RIGHT, buff=0.5)
+            return level(
+                VGroup(
+                    token_matrix(an.residual, tokens, name, max_cols=cols, places=3),  # as the worked entry reads it
+                    Arrow(LEFT, RIGHT, color=palette.MUTED, buff=0),
+                    self.matrix(an.normed, r"\text{norm}", len(tokens), cols, places=2),
+                ).arrange(RIGHT, buff=0.5)
+            )
 
         r, mean, spread = an.residual[0, 0], an.mean[0], an.spread[0]
         worked = VGroup(
@@ -155,6 +159,15 @@ class AddAndNorm(LessonScene):
         return LabelledMatrix(
             values, name=name, font_size=matrix_font(rows), max_rows=MAX_ROWS, max_cols=cols, places=places
         )
+
+
+def level(row: VGroup) -> VGroup:
+    """Every part of ``row`` moved up or down to the first matrix's rows: names of different heights above
+    them (X, [Z⁽¹⁾ Z⁽²⁾]) left their rows a few pixels apart."""
+    middle = row[0].cells.get_y()
+    for part in row[1:]:
+        part.shift((middle - (part.cells if isinstance(part, LabelledMatrix) else part).get_y()) * UP)
+    return row
 
 
 def abreast(row_of: Callable[[int], VGroup], below: float) -> VGroup:

@@ -260,6 +260,9 @@ class ShiftMeaning(LessonScene):
                 for w, token in zip(case.weights, row, strict=True)
             )
         )
+        top = min(token.get_bottom()[1] for token in row) - 0.15  # one line, whatever the words' descenders
+        for w in weights:
+            w.shift((top - w.get_top()[1]) * UP)
         name = caption(f"head {head}’s weights:", LABEL, palette.MUTED).next_to(weights, LEFT, buff=0.5)
         return row, weights, name if name.get_left()[0] >= -7.1 + 0.3 else VGroup()
 

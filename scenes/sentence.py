@@ -133,7 +133,7 @@ class AttendTrainStation(LessonScene):
 
     def call_out(self, heat: Heatmap, panel: VGroup, tokens: list[str], focus: int, other: int) -> None:
         """The focus row's strongest other word, then the row of that word, in the bars' place: the row that
-        settles its meaning."""
+        shapes its meaning."""
         heading, bars = panel
         looks, back = row_meaning(tokens, self.values.train_station.weights, focus)
         mark = self.bar_frame(bars, other)  # on the bars: their three places tell apart what the grid rounds alike

@@ -250,9 +250,9 @@ class CombineHeads(LessonScene):
             row.next_to(concat, RIGHT, buff=ROW_GAP).set_y(concat.cells.get_y())
         self.narrate(f"Concatenating the heads gives back d_model = {we.d_model} numbers per token.")
         self.play(*(FadeOut(o.get_name()) for o in outputs))
-        self.play(self.join(outputs, concat, we.d_k), run_time=1.5)
+        self.play(self.join(outputs, concat, we.d_k), FadeOut(widths), run_time=1.5)
         braces = self.head_braces(concat, len(heads), we.d_k)
-        self.play(ReplacementTransform(widths, braces))  # each head's columns, where they landed
+        self.play(FadeIn(braces))  # each head's columns, where they landed
         frame = concat.row_frame(0) if len(row) else VGroup()
         self.play(Create(frame), FadeIn(row, shift=LEFT * 0.2))  # "per token": one row, d_model numbers
         if we.W_O is not None:

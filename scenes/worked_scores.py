@@ -24,7 +24,6 @@ from manim import (
     FadeIn,
     FadeOut,
     GrowArrow,
-    Indicate,
     LaggedStart,
     Line,
     MathTex,
@@ -289,12 +288,9 @@ class AlignDotProducts(LessonScene):
         for i in (i for i in grid.shown_rows if i not in (None, 0)):
             self.play(LaggedStart(*(FadeIn(c) for c in grid.get_row(i)), lag_ratio=0.15), run_time=0.5)
         self.narrate("Rows are queries, columns are keys: each row scores one query against every key.")
-        self.play(
-            Indicate(grid.get_row_labels(), color=palette.QUERY, scale_factor=1.15), FadeIn(entry[:3]), run_time=1.2
-        )
-        self.play(
-            Indicate(grid.get_column_labels(), color=palette.KEY, scale_factor=1.15), FadeIn(entry[3:]), run_time=1.2
-        )
+        # the labels take their roles' colours, and keep them: rows are queries, columns keys
+        self.play(grid.get_row_labels().animate.set_color(palette.QUERY), FadeIn(entry[:3]), run_time=1.2)
+        self.play(grid.get_column_labels().animate.set_color(palette.KEY), FadeIn(entry[3:]), run_time=1.2)
         mirror = broken_mirror(tokens, head.scores)  # W_Q ≠ W_K: the pair that mirrors least, framed both ways
         self.narrate(mirror.text)
         if mirror.about and all(grid.is_shown(*p) for p in (mirror.about, mirror.about[::-1])):
