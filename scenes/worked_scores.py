@@ -18,6 +18,7 @@ from manim import (
     RIGHT,
     UP,
     AnimationGroup,
+    Arc,
     Create,
     DecimalNumber,
     Dot,
@@ -161,10 +162,12 @@ class AlignDotProducts(LessonScene):
         fit_width(factors, 6.7 - readout.get_left()[0]).next_to(readout, DOWN, buff=0.4).align_to(readout, LEFT)
         said = {best, closest} if "points closer" in claim.text else {best}  # the keys the sentence names, lit
         closer = [m.animate.set_opacity(1) for j in said - {best} for m in (keys[j], names[j])]
-        self.play(LaggedStart(*(FadeIn(row) for row in factors), lag_ratio=1.0), *closer, run_time=3.0)  # line by line
+        arcs = self.angle_arcs(plane, head, best)  # the angles the lines below multiply by, drawn where they are
+        lines = [AnimationGroup(FadeIn(row), *([Create(arcs[n - 1])] if n else [])) for n, row in enumerate(factors)]
+        self.play(LaggedStart(*lines, lag_ratio=1.0), *closer, run_time=3.0)  # line by line
         self.finish_narration()
         self.wait(READ_HOLD)
-        self.play(FadeOut(factors))
+        self.play(FadeOut(factors), FadeOut(arcs))
         self.fill_scores(head, tokens, VGroup(plane, note, query, q_name, keys, names, readout, whose), worked)
 
     @staticmethod
@@ -208,16 +211,33 @@ class AlignDotProducts(LessonScene):
         return (low[0] - 2 * margin, high[0] + margin, low[1] - margin, high[1] + margin)
 
     @staticmethod
+    def angle_arcs(plane: VectorPlane, head: Head, best: int) -> VGroup:
+        """An arc from the query to each key of :meth:`factors`, in the colour of its angle there; the smaller
+        angle's arc further out, where it is long enough to see."""
+        closest = int(np.argmin(np.abs(head.qk_angles[0])))
+        origin = plane.c2p(0, 0)
+        reach = min(
+            np.linalg.norm(plane.c2p(head.query_norms[0], 0) - origin),
+            *(np.linalg.norm(plane.c2p(head.key_norms[j], 0) - origin) for j in (best, closest)),
+        )
+        arcs = VGroup()
+        for j in dict.fromkeys((best, closest)):
+            radius = reach * (0.8 if j == closest and j != best else 0.45)
+            angle = head.qk_angles[0, j] if abs(head.qk_angles[0, j]) > 1e-3 else 1e-3
+            arcs.add(Arc(radius=radius, start_angle=0, angle=angle, arc_center=origin).set_stroke(palette.HIGHLIGHT, 4))
+        return arcs
+
+    @staticmethod
     def factors(head: Head, tokens: list[str], best: int) -> VGroup:
         """The score as length times length times cos(angle), for the winning key and the key closest in angle."""
         closest = int(np.argmin(np.abs(head.qk_angles[0])))
-        q, k = palette.QUERY.to_hex(), palette.KEY.to_hex()
+        q, k, h = palette.QUERY.to_hex(), palette.KEY.to_hex(), palette.HIGHLIGHT.to_hex()  # h: the arcs' angles
         rows = [
             caption(  # each length in its role's colour; the angle to a tenth: it checks by hand
                 f"<span fgcolor='{k}'>{escape(tokens[j])}</span>:  "
                 f"<span fgcolor='{q}'>|q| {fmt(head.query_norms[0])}</span>"
                 f" × <span fgcolor='{k}'>|k| {fmt(head.key_norms[j])}</span>"
-                f" × cos {fmt(head.qk_degrees[0, j], 1)}° = {fmt(head.scores[0, j])}",
+                f" × cos <span fgcolor='{h}'>{fmt(head.qk_degrees[0, j], 1)}°</span> = {fmt(head.scores[0, j])}",
                 LEAD,
                 markup=True,
             )
