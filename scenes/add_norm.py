@@ -18,10 +18,8 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
-    FadeTransform,
     Indicate,
     Mobject,
-    ReplacementTransform,
     VGroup,
     Write,
 )
@@ -131,8 +129,10 @@ class AddAndNorm(LessonScene):
             "the square root of its variance."
         )
         self.play(FadeOut(leaving), run_time=0.6)  # the sum's other terms go first: the residual moves into their place
-        # a cross-fade as it moves: its digits gain a place and its rows their names (a morph garbled both)
-        self.play(FadeTransform(residual, moved), ReplacementTransform(frame, frames[0]), run_time=1.0)
+        # out, then in at its new place with a digit more and its rows named: a morph garbled the digits, and a
+        # cross-fade printed the two over each other
+        self.play(FadeOut(residual), FadeOut(frame), run_time=0.4)
+        self.play(FadeIn(moved), Create(frames[0]), run_time=0.6)
         self.on_words("its mean is subtracted", FadeIn(worked[0]), run_time=0.8)  # the row's two numbers, as named
         self.on_words("divided", FadeIn(arrow), FadeIn(normed.get_frame()), normed.fill_in(), run_time=1.5)
         self.play(Write(worked[1]), Create(frames[1]), run_time=1.5)  # its first entry worked, as the rule is said

@@ -169,7 +169,5 @@ class AttendTrainStation(LessonScene):
 
     @staticmethod
     def bar_frame(bars: SoftmaxBars, i: int) -> SurroundingRectangle:
-        """A frame round one bar and its number."""
-        return SurroundingRectangle(
-            VGroup(bars.get_bars()[i], bars.get_numbers()[i]), color=palette.HIGHLIGHT, buff=0.06, stroke_width=4
-        )
+        """A frame round one bar, below its number (round both, it touched the neighbours' wider numbers)."""
+        return SurroundingRectangle(bars.get_bars()[i], color=palette.HIGHLIGHT, buff=0.05, stroke_width=4)

@@ -30,7 +30,6 @@ from manim import (
     MathTex,
     Mobject,
     ReplacementTransform,
-    Succession,
     Transform,
     VGroup,
     Write,
@@ -300,11 +299,10 @@ class AlignDotProducts(LessonScene):
         rest = [FadeIn(grid.get_entry(0, j)) for j in grid.shown_cols if j is not None and j not in worked]
         gone = [FadeOut(chip[0]) for chip in worked.values()]
         gone += [FadeOut(chip[1]) for j, chip in worked.items() if j not in shown]
-        # the picture goes as the scores worked out move up into row 1: they are that row, never left floating
-        # the picture goes, then the grid comes round the scores worked out as they move up into row 1: they are
-        # that row, never left floating, and the grid's labels never print over the fading picture
-        old_then_grid = Succession(FadeOut(old, run_time=0.6), FadeIn(grid.get_frame(), run_time=0.8))
-        self.play(old_then_grid, LaggedStart(*moved, lag_ratio=0.2), *rest, *gone, run_time=1.4)
+        # the picture and the chips' words go; then the grid comes round the scores worked out as they move up into
+        # row 1: they are that row, never left floating, and no text of the grid prints over text fading out
+        self.play(FadeOut(old), *gone, run_time=0.6)
+        self.play(FadeIn(grid.get_frame()), LaggedStart(*moved, lag_ratio=0.2), *rest, run_time=1.0)
         for i in (i for i in grid.shown_rows if i not in (None, 0)):
             self.play(LaggedStart(*(FadeIn(c) for c in grid.get_row(i)), lag_ratio=0.15), run_time=0.5)
         self.narrate("Rows are queries, columns are keys: each row scores one query against every key.")
