@@ -197,10 +197,14 @@ def test_ctrl_c_keeps_finished_scenes_and_the_next_run_resumes(repo):
     _, stderr = run.communicate(timeout=30)
     assert run.returncode == 130, stderr
     names = {p.name for p in out.iterdir()}
-    assert names == {"01-width.mp4", "01-width.png", "01-width.srt", "manifest.json", ".render.lock", ".cache"}
+    first, second = ({f"{scene}.{kind}" for kind in ("mp4", "png", "srt")} for scene in ("01-width", "02-scaling"))
+    kept = first | {"manifest.json", ".render.lock", ".cache"}
+    # the tiny second scene may finish before the signal lands (a loaded machine): then whole, never in part
+    assert names in (kept, kept | second)
     result = render(repo, *GOOD, output="out-int")
     assert result.returncode == 0, result.stderr
-    assert statuses(repo, "out-int") == {"width": "skipped", "scaling": "rendered"}
+    resumed = "skipped" if second <= names else "rendered"
+    assert statuses(repo, "out-int") == {"width": "skipped", "scaling": resumed}
 
 
 def test_kill_leaves_no_worker_behind_and_the_next_run_finishes(repo):
