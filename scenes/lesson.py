@@ -130,7 +130,7 @@ LESSON: list[Entry] = [
             WE,
         ),
         ("shared-projection", "One query matrix, shared by every token", "weights_and_sizes", "ShareProjection", WE),
-        ("dot-products", "Step 3: dot products as scores", "worked_scores", "AlignDotProducts", WE),
+        ("dot-products", "Step 3: dot products as scores", "dot_products", "AlignDotProducts", WE),
         ("why-dot-product", "Why the dot product", "mechanism_formula", "AlignVectors", WE),
         ("dot-not-cosine", "A dot product, not a cosine", "score_details", "SeparateCosine", WE),
         ("scale-softmax", "Steps 4 and 5: scaling and softmax", "worked_scores", "NormalizeScores", WE),
@@ -138,7 +138,7 @@ LESSON: list[Entry] = [
         ("database-analogy", "A soft database lookup", "mechanism_formula", "LookUpDatabase", WE),
         ("weighted-sum", "Step 6: the weighted sum of values", "worked_outputs", "SumValues", WE),
         ("shape-tracking", "Tracking the shapes", "shapes", "TrackShapes", WE),
-        ("multi-head", "Step 7: the heads joined", "worked_outputs", "CombineHeads", WE),
+        ("multi-head", "Step 7: the heads joined", "multi_head", "CombineHeads", WE),
         ("add-norm", "Add & Norm: the input added back", "add_norm", "AddAndNorm", WE),
     ),
     *_chapter(

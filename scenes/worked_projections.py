@@ -1,9 +1,10 @@
-"""The worked example, steps 1–4: "I love apple phones" from embeddings to Q, K and V.
+"""The worked example, steps 1–2: "I love apple phones" from embeddings to Q, K and V.
 
 Every number comes from ``attention_math`` (section ``worked_example``); the scenes lay
 themselves out for 2 to 12 tokens, d_model up to 8 and 1 to 4 heads. The layout helpers
 the chapter's modules share are in ``scenes/kit/layout.py``.
-Steps 5–7 are in ``worked_scores.py``, steps 8–10 in ``worked_outputs.py``.
+Step 3 is in ``dot_products.py``, 4–5 in ``worked_scores.py``, 6 in ``worked_outputs.py``, 7 in
+``multi_head.py``.
 """
 
 from __future__ import annotations

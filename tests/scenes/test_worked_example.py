@@ -17,8 +17,15 @@ from scenes.framing import flash_problems, plays
 from scenes.lesson import LESSON
 from scenes.probe import audit_problems, layout_problems, numbers_shown, probe
 
-#: the chapter's modules: steps 1–4, 5–7 and 8–10, and Add & Norm after them
-FILES = ("scenes/worked_projections.py", "scenes/worked_scores.py", "scenes/worked_outputs.py", "scenes/add_norm.py")
+#: the chapter's modules: steps 1–2, 3, 4–5, 6 and 7, and Add & Norm after them
+FILES = (
+    "scenes/worked_projections.py",
+    "scenes/dot_products.py",
+    "scenes/worked_scores.py",
+    "scenes/worked_outputs.py",
+    "scenes/multi_head.py",
+    "scenes/add_norm.py",
+)
 CHAPTER = [e for e in LESSON if e.file in FILES]
 EXAMPLES = {
     "default": ROOT / "assets/examples/default.toml",
