@@ -145,11 +145,11 @@ class AlignDotProducts(LessonScene):
             keys[best].animate.set_opacity(1),
             names[best].animate.set_opacity(1),
         )
-        factors = self.factors(head, tokens, best)
+        factors = self.factors(head, tokens, best, closest)
         fit_width(factors, 6.7 - readout.get_left()[0]).next_to(readout, DOWN, buff=0.4).align_to(readout, LEFT)
         said = {best, closest} if "points closer" in claim.text else {best}  # the keys the sentence names, lit
         closer = [m.animate.set_opacity(1) for j in said - {best} for m in (keys[j], names[j])]
-        arcs = self.angle_arcs(plane, head, best)  # the angles the lines below multiply by, drawn where they are
+        arcs = self.angle_arcs(plane, head, best, closest)  # the angles the lines below multiply by, drawn there
         lines = [AnimationGroup(FadeIn(row), *([Create(arcs[n - 1])] if n else [])) for n, row in enumerate(factors)]
         self.play(LaggedStart(*lines, lag_ratio=1.0), *closer, run_time=3.0)  # line by line
         self.finish_narration()
@@ -198,10 +198,9 @@ class AlignDotProducts(LessonScene):
         return (low[0] - 2 * margin, high[0] + margin, low[1] - margin, high[1] + margin)
 
     @staticmethod
-    def angle_arcs(plane: VectorPlane, head: Head, best: int) -> VGroup:
+    def angle_arcs(plane: VectorPlane, head: Head, best: int, closest: int) -> VGroup:
         """An arc from the query to each key of :meth:`factors`, in the colour of its angle there; the smaller
         angle's arc further out, where it is long enough to see."""
-        closest = int(np.argmin(np.abs(head.qk_angles[0])))
         origin = plane.c2p(0, 0)
         reach = min(
             np.linalg.norm(plane.c2p(head.query_norms[0], 0) - origin),
@@ -215,9 +214,8 @@ class AlignDotProducts(LessonScene):
         return arcs
 
     @staticmethod
-    def factors(head: Head, tokens: list[str], best: int) -> VGroup:
+    def factors(head: Head, tokens: list[str], best: int, closest: int) -> VGroup:
         """The score as length times length times cos(angle), for the winning key and the key closest in angle."""
-        closest = int(np.argmin(np.abs(head.qk_angles[0])))
         q, k, h = palette.QUERY.to_hex(), palette.KEY.to_hex(), palette.HIGHLIGHT.to_hex()  # h: the arcs' angles
         rows = [
             caption(  # each length in its role's colour; the angle to a tenth: it checks by hand

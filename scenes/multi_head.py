@@ -255,13 +255,7 @@ class CombineHeads(LessonScene):
     @staticmethod
     def width_braces(outputs: list[LabelledMatrix]) -> VGroup:
         """Under each head's output, its width: d_v columns."""
-        braces = VGroup()
-        for out in outputs:
-            below = out.cells.get_bottom()[1] - out.get_brackets().get_bottom()[1] + 0.12  # clear of the brackets
-            brace = Brace(out.cells, DOWN, buff=below, color=palette.MUTED)
-            name = notation(caption(f"dᵥ = {out.values.shape[1]}", LABEL, palette.MUTED)).next_to(brace, DOWN, buff=0.1)
-            braces.add(VGroup(brace, name))
-        return braces
+        return VGroup(*(brace_under(out, out.cells, f"dᵥ = {out.values.shape[1]}") for out in outputs))
 
     def head_braces(self, concat: LabelledMatrix, h: int, d_k: int) -> VGroup:
         """Under the concatenation, which columns came from which head."""
@@ -269,10 +263,7 @@ class CombineHeads(LessonScene):
         for n in range(h):
             cells = VGroup(*(concat.get_column(c) for c in range(n * d_k, (n + 1) * d_k) if len(concat.get_column(c))))
             if len(cells):
-                below = cells.get_bottom()[1] - concat.get_brackets().get_bottom()[1] + 0.12  # clear of the brackets
-                brace = Brace(cells, DOWN, buff=below, color=palette.MUTED)
-                name = notation(caption(f"head {n + 1}", LABEL, palette.MUTED)).next_to(brace, DOWN, buff=0.1)
-                braces.add(VGroup(brace, name))
+                braces.add(brace_under(concat, cells, f"head {n + 1}"))
         return braces
 
     def concat_matrix(self, we: WorkedExample, tokens: list[str]) -> LabelledMatrix:
@@ -283,3 +274,10 @@ class CombineHeads(LessonScene):
         self.narrate("Finally the output projection W_O mixes the heads into the attention block's output.")
         out = token_matrix(we.output, tokens, rf"{joined(len(we.heads))}\, W_{{O}}", max_cols=8).move_to(concat)
         self.play(ReplacementTransform(concat, out), run_time=1.2)
+
+
+def brace_under(matrix: LabelledMatrix, cells: Mobject, name: str) -> VGroup:
+    """A brace under ``cells`` of ``matrix``, clear of its brackets, and ``name`` under the brace."""
+    below = cells.get_bottom()[1] - matrix.get_brackets().get_bottom()[1] + 0.12
+    brace = Brace(cells, DOWN, buff=below, color=palette.MUTED)
+    return VGroup(brace, notation(caption(name, LABEL, palette.MUTED)).next_to(brace, DOWN, buff=0.1))
