@@ -9,6 +9,7 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    Animation,
     Arrow,
     Create,
     FadeIn,
@@ -220,6 +221,20 @@ class WorkCatSat(LessonScene):
         product.scale(zoom).move_to([0, MIDDLE + 0.6, 0])  # room below for the first row's sum
         return product, zoom
 
+    @staticmethod
+    def weigh_rows(weights: VGroup, v_mat: LabelledMatrix, weighted: LabelledMatrix) -> list[Animation]:
+        """Each weight flies from its cell to the front of its value row's label and "v(t)" slides after it,
+        glyph to like glyph (morphing one number into another garbles the digits)."""
+        moves: list[Animation] = [ReplacementTransform(v_mat.brackets, weighted.brackets)]
+        for w, old, new in zip(weights, v_mat.row_labels, weighted.row_labels, strict=True):
+            times = len(new) - len(old) - 1  # the glyphs of "w × v(t)": w, then ×, then those of "v(t)"
+            moves += [
+                ReplacementTransform(w.copy(), new[:times]),
+                FadeIn(new[times]),
+                ReplacementTransform(old, new[times + 1 :]),
+            ]
+        return moves
+
     def build_output(self, cs: CatSat, heat: Heatmap) -> None:
         """Z of the first token: each value row scaled by its weight, then added up column by column;
         then every other token's row of Z, with α · V = Z drawn whole."""
@@ -242,8 +257,8 @@ class WorkCatSat(LessonScene):
         self.narrate(f"Weights from the row of '{tokens[i]}' scale the value rows.")
         row = SurroundingRectangle(heat.get_row(i), color=palette.HIGHLIGHT, buff=0.04)
         self.play(Create(row))
-        rows = VGroup(v_mat.cells, v_mat.brackets, v_mat.row_labels)
-        self.play(FadeOut(v_mat.get_name()), ReplacementTransform(rows, weighted), run_time=1.2)
+        self.play(FadeOut(v_mat.get_name()), *self.weigh_rows(heat.get_row_digits(i), v_mat, weighted), run_time=1.2)
+        self.play(FadeOut(v_mat.cells), FadeIn(weighted.cells), run_time=0.8)  # each row, times its weight
         z = LabelledMatrix(cs.output[i : i + 1], row_labels=[f"z({tokens[i]})"], font_size=OUTPUT, places=2)
         z.scale(zoom).next_to(weighted, DOWN, buff=0.5).align_to(weighted.cells, RIGHT)
         self.play(FadeIn(z.get_frame()))

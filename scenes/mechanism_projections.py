@@ -58,7 +58,7 @@ class SeparateRoles(LessonScene):
         problem = VGroup(
             caption("Without projections, a word asks and answers with one vector.", LEAD, font=SERIF),
             formula(r"x_i \cdot x_j = x_j \cdot x_i", size=DISPLAY),
-            caption("Every score is mirrored, and nothing in it can be learned.", LEAD, palette.MUTED),
+            caption("Every score is mirrored, and the layer has no weights of its own to learn.", LEAD, palette.MUTED),
             caption("What a word looks for is what it offers.", LEAD, palette.MUTED),
         ).arrange(DOWN, buff=0.25)
         problem.next_to(title, DOWN, buff=0.3)
@@ -84,7 +84,7 @@ class SeparateRoles(LessonScene):
             Card("Key", ["I am a pronoun", "representing the speaker."], palette.KEY, width=4.6, font_size=20),
             Card(
                 "Value",
-                ['I am the concept of "self"', "to add to the sentence."],
+                ['I am what "I" passes on', "to the words attending to me."],
                 palette.VALUE,
                 width=4.6,
                 font_size=20,
@@ -110,7 +110,7 @@ class SeparateRoles(LessonScene):
             (
                 'As a query, "I" is a subject looking for a verb.',
                 'As a key, "I" is a pronoun that stands for the speaker.',
-                'As a value, "I" is the concept of "self" that gets added to the sentence.',
+                'As a value, "I" is what it passes on to the words that attend to it.',
             )
         ):
             self.narrate(said)

@@ -27,6 +27,7 @@ from manim import (
 
 from attention_math.types import SaturationDemo, VarianceDemo
 from scenes.kit import (
+    BODY,
     CAPTION,
     DISPLAY,
     LABEL,
@@ -94,7 +95,7 @@ class ExplodeDotProducts(LessonScene):
         ).next_to(axis, UP, buff=3.9)
         axis_name.align_to(axis, LEFT).align_to(numbers[-1], UP)
         spread = entry_strip(demo.entries, left=-6.2, right=6.2, y=-1.6)  # the whole width: the spread is the picture
-        self.narrate("A dot product adds up d_k products. Give q and k random entries.")
+        self.narrate("A dot product adds up d_k products. Give q and k random entries: here are q's.")
         self.play(Write(rule), FadeIn(spread.line), run_time=1.0)  # the line the entries will be drawn on
         self.on_words("random entries", LaggedStart(*map(FadeIn, spread.dots), lag_ratio=0.02))
         self.narrate(
@@ -116,8 +117,12 @@ class ExplodeDotProducts(LessonScene):
             run_time=2.5,
         )
         largest = self.largest_score(demo, bars)
-        self.narrate(f"Single scores reach {fmt(demo.max_abs_raw[-1])}: far too large for softmax.")
-        self.play(FadeIn(largest, shift=LEFT * 0.2), run_time=0.8)
+        self.narrate(
+            f"At d_k = {fmt_int(demo.dimensions[-1])}, scores spread as far as {fmt(demo.max_abs_raw[-1])} from zero: "
+            "gaps that wide push softmax to all or nothing."
+        )
+        self.play(FadeIn(largest[:3], shift=LEFT * 0.2), run_time=0.8)
+        self.on_words("gaps that wide", FadeIn(largest[3], shift=UP * 0.1))  # what such a score does to softmax
 
         roots = row_under(bars, [f"÷{fmt(r, 0)}" for r in demo.sqrt_dimensions], origin[1] - 0.8, palette.TEXT)
         roots_name = formula(r"\div\sqrt{d_k}", size=TITLE).next_to(roots, LEFT, buff=0.4)
@@ -147,9 +152,13 @@ class ExplodeDotProducts(LessonScene):
         head = caption("largest |q·k| seen", LABEL, palette.MUTED, font=SERIF)
         at = caption(f"at dₖ = {fmt_int(demo.dimensions[-1])}:", LABEL, palette.MUTED, font=SERIF)
         value = caption(fmt(demo.max_abs_raw[-1]), TITLE, palette.HEAT_HIGH, font=SERIF)
-        return (
-            VGroup(head, at, value).arrange(DOWN, buff=0.12).next_to(bars[-1], RIGHT, buff=0.5).align_to(bars[-1], UP)
-        )
+        effect = VGroup(
+            caption("softmax of such scores:", LABEL, palette.MUTED, font=SERIF),
+            caption("all or nothing", BODY, palette.HEAT_HIGH, font=SERIF),
+        ).arrange(DOWN, buff=0.1)
+        shown = VGroup(head, at, value, effect).arrange(DOWN, buff=0.12)
+        effect.shift(DOWN * 0.2)  # a consequence, set apart from the measurement
+        return shown.next_to(bars[-1], RIGHT, buff=0.5).align_to(bars[-1], UP)
 
 
 def entry_strip(entries: np.ndarray, left: float, right: float, y: float) -> VGroup:
@@ -193,15 +202,18 @@ class SaturateSoftmax(LessonScene):
         scores, bars, gauge = steps[0]
         self.narrate("Four scores through softmax: the weights are spread, and can still move.")
         heading = caption("softmax weights", CAPTION, palette.MUTED, font=SERIF).move_to(LEFT * 2.8 + UP * 1.5)
-        self.play(FadeIn(scores), FadeIn(heading), bars.grow(), FadeIn(gauge), run_time=1.5)
+        self.play(FadeIn(scores), FadeIn(heading), bars.grow(), run_time=1.5)
+        self.narrate(
+            "Beside them, the size of softmax's gradient: how much the weights move when the scores move a little."
+        )
+        self.on_words("the size of", FadeIn(gauge), run_time=1.0)
         self.narrate("Multiply the same scores up, as large dot products do. Softmax piles onto one key.")
         shown = VGroup(scores, gauge[2], bars.get_numbers())  # the numbers on screen: they switch, never morph
         for step in steps[1:]:
             shown = self.switch(shown, step, bars, gauge)
             self.wait(1.0)
         self.narrate(
-            "One-hot weights: the gradient through the scores is essentially zero,"
-            " and the queries and keys stop learning."
+            "One-hot weights: the gradient through the scores is essentially zero, and W_Q and W_K stop learning."
         )
         stuck = SurroundingRectangle(gauge, color=palette.HEAT_HIGH, buff=0.15)
         self.play(FadeIn(stuck), run_time=0.8)
@@ -235,7 +247,11 @@ class SaturateSoftmax(LessonScene):
         bars = SoftmaxBars(demo.weights[i], labels, max_value=1.0, height=3.0, bar_width=1.1, places=3, weights=True)
         bars.shift(BARS_BASE - bars.baseline.get_center())  # every stage on one baseline: bars stand on the axis
         norm, top = demo.gradient_norm[i], demo.gradient_norm[0]
-        name = caption("size of softmax's gradient", CAPTION, palette.MUTED, font=SERIF)
+        name = VGroup(  # the gradient named, and said what it measures, where it is first shown
+            caption("size of softmax's gradient:", CAPTION, palette.MUTED, font=SERIF),
+            caption("how much the weights move", LABEL, palette.MUTED, font=SERIF),
+            caption("when the scores move a little", LABEL, palette.MUTED, font=SERIF),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
         track = Rectangle(width=GAUGE_WIDTH, height=0.35, stroke_color=palette.MUTED, stroke_width=2)
         value = number(norm, 4, size=LABEL)
         gauge = VGroup(name, track, value).arrange(DOWN, buff=0.25, aligned_edge=LEFT).move_to(RIGHT * 3.8 + DOWN * 0.3)

@@ -11,6 +11,7 @@ from manim import (
     RIGHT,
     UP,
     Arc,
+    Arrow,
     Create,
     DashedLine,
     FadeIn,
@@ -318,7 +319,7 @@ class SeparateCosine(LessonScene):
             f"Make the key {fmt_int(al.stretch)} times as long: the angle and the cosine stay, "
             f"the dot product grows to {fmt(al.stretched_dot)}."
         )
-        self.add(key.copy().set_opacity(0.35))  # the key as it was, faint under the stretched one
+        self.play(FadeIn(self.ghost(key)), run_time=0.6)  # the key as it was, beside the stretched one
         self.on_words(
             "times as long",
             Transform(key, longer),
@@ -335,6 +336,14 @@ class SeparateCosine(LessonScene):
         self.on_words("a dot product keeps", FadeIn(why[1]))  # each reason as it is said
         self.on_words("for random entries", FadeIn(why[2]))
         self.wait(1.5)
+
+    @staticmethod
+    def ghost(key: Arrow) -> VGroup:
+        """The key as it was, faint and set off its line (on the line, its head read as a mark on the shaft)."""
+        start, end = key.get_start(), key.get_end()
+        across = np.array([-(end - start)[1], (end - start)[0], 0]) / np.linalg.norm(end - start)
+        old = key.copy().set_opacity(0.45).shift(across * 0.22)
+        return VGroup(old, caption("k before", LABEL, palette.KEY).set_opacity(0.7).next_to(old.get_end(), LEFT, 0.1))
 
     @staticmethod
     def picture(al: Alignment) -> VGroup:

@@ -89,7 +89,7 @@ class AttendTrainStation(LessonScene):
         frame = self.focus_row(heat, focus)
         bars = self.row_bars(heat, focus)
         heading = caption(f"the row of “{tokens[focus]}”", BODY).next_to(bars, UP, buff=0.4)
-        VGroup(bars, heading).next_to(title, DOWN, buff=0.5).to_edge(RIGHT, buff=0.7)
+        VGroup(bars, heading).next_to(title, DOWN, buff=0.5).to_edge(RIGHT, buff=0.45)
         self.narrate(f"Read the row of '{tokens[focus]}' as bars: its attention, shared out over the sentence.")
         self.play(
             VGroup(heat, frame).animate.scale(1 / alone, about_edge=UP).move_to(beside),
@@ -97,7 +97,7 @@ class AttendTrainStation(LessonScene):
             FadeIn(VGroup(bars.baseline, bars.get_labels())),
         )
         self.play(bars.grow(axes_shown=True, run_time=1.5))
-        self.call_out(heat, VGroup(heading, bars), tokens, focus, other)
+        self.call_out(heat, VGroup(heading, bars), frame, tokens, focus, other)
         self.finish_narration()
         self.wait(1.5)
 
@@ -123,15 +123,17 @@ class AttendTrainStation(LessonScene):
         return SoftmaxBars(
             weights[row],
             tokens,
-            bar_width=min(0.5, 3.5 / n),
-            height=2.2,
+            bar_width=min(0.62, 4.3 / n),  # numbers a space apart at 7 tokens, the frame round one clear of the next
+            height=2.8,
             places=3,
             vmin=heat.low,
             vmax=heat.high,
             legend=False,
         )
 
-    def call_out(self, heat: Heatmap, panel: VGroup, tokens: list[str], focus: int, other: int) -> None:
+    def call_out(
+        self, heat: Heatmap, panel: VGroup, reading: Rectangle, tokens: list[str], focus: int, other: int
+    ) -> None:
         """The focus row's strongest other word, then the row of that word, in the bars' place: the row that
         shapes its meaning."""
         heading, bars = panel
@@ -143,7 +145,7 @@ class AttendTrainStation(LessonScene):
         weights = self.values.train_station.weights
         after_itself = ", after itself" if weights[other][other] >= weights[other][answer] else ""
         row = heat.get_row(other)
-        frame = Rectangle(width=row.width + 0.1, height=row.height + 0.1, color=palette.HIGHLIGHT).move_to(row)
+        frame = Rectangle(width=row.width + 0.1, height=row.height + 0.1, color=palette.QUERY).move_to(row)
         lines = VGroup(
             caption(f"“{tokens[other]}” looks most", BODY),
             caption(f"at “{tokens[answer]}”{after_itself}", BODY),
@@ -161,7 +163,9 @@ class AttendTrainStation(LessonScene):
             Transform(bars.get_bars(), its_bars.get_bars()),  # the bars now read the row the sentence is about
             give_way(VGroup(heading, bars.get_numbers()), FadeIn(its_heading), FadeIn(its_bars.get_numbers())),
             Create(frame),
-            heat.row_labels[other].animate.set_color(palette.HIGHLIGHT),
+            heat.row_labels[other].animate.set_color(palette.QUERY),  # now the row doing the reading
+            heat.row_labels[focus].animate.set_color(palette.TEXT),
+            reading.animate.set_stroke(opacity=DIMMED),
             row.animate.set_fill(opacity=1.0),  # out of the dimmed rows: this row is the one read now
             heat.get_row_digits(other).animate.set_opacity(1.0),  # a new group: drawn over the cells
         )
@@ -169,5 +173,6 @@ class AttendTrainStation(LessonScene):
 
     @staticmethod
     def bar_frame(bars: SoftmaxBars, i: int) -> SurroundingRectangle:
-        """A frame round one bar, below its number (round both, it touched the neighbours' wider numbers)."""
-        return SurroundingRectangle(bars.get_bars()[i], color=palette.HIGHLIGHT, buff=0.05, stroke_width=4)
+        """A frame round one bar with its number: the weight the sentence names, read where it is written."""
+        column = VGroup(bars.get_bars()[i], bars.get_numbers()[i])
+        return SurroundingRectangle(column, color=palette.HIGHLIGHT, buff=0.06, stroke_width=4)
