@@ -155,7 +155,9 @@ class GeneralizeAttention(LessonScene):
         heading = caption("RNN attention: a decoder reads the encoder states", HEADING, font=SERIF).next_to(
             title, DOWN, buff=0.3
         )
-        states = self.sequence("e", "j")  # i is the decoder's step: a source word is j
+        we = self.values.worked_example
+        gap = len(we.tokens) != 4  # four words fill the boxes 1, 2, j (or i) and n: no ellipsis box between
+        states = self.sequence("e", "j", gap)  # i is the decoder's step: a source word is j
         context = LabelBox(formula("C(i)", size=DISPLAY), color=palette.HEAT_LOW, height=BOX_HEIGHT)
         decoder = LabelBox(notation(formula("s_{i-1}", size=DISPLAY)), color=palette.MUTED, height=BOX_HEIGHT)
         VGroup(context, decoder).arrange(RIGHT, buff=1.5)
@@ -172,7 +174,6 @@ class GeneralizeAttention(LessonScene):
             )
         ).next_to(picture, DOWN, buff=0.35)
 
-        we = self.values.worked_example
         words = self.source_words(we.tokens, states)
         cross = we.variants.cross
         writing = ["decoder state, writing", self.translation(cross.decoder_tokens)] if cross else ["decoder state"]
@@ -208,7 +209,7 @@ class GeneralizeAttention(LessonScene):
             "each encoder", LaggedStart(*(Indicate(w, color=palette.HIGHLIGHT) for w in weights), lag_ratio=0.3)
         )
 
-        own = self.sequence("x").move_to(states)
+        own = self.sequence("x", "i", gap).move_to(states)
         output = LabelBox(formula("z_i", size=DISPLAY), color=palette.HEAT_LOW, height=BOX_HEIGHT).move_to(context)
         new_heading = caption("Self-attention: the sequence attends to itself", HEADING, font=SERIF).move_to(heading)
         new_rule = notation(
@@ -217,7 +218,7 @@ class GeneralizeAttention(LessonScene):
                 r",\qquad \alpha_{ij} = \mathrm{softmax}_j\, \frac{x_i \cdot x_j}{\mathrm{const}}",
                 size=DISPLAY,
             )
-        ).move_to(rule)
+        ).next_to(VGroup(states, words), DOWN, buff=0.3)  # up into the RNN's caption's place: room below
         self.narrate(
             "Self-attention drops the RNN: each x_i scores every x_j of its own sequence by a dot product, "
             "divided by a constant the lesson chooses later."
@@ -247,12 +248,12 @@ class GeneralizeAttention(LessonScene):
         )
         self.play(FadeIn(lack))
         note = formula(  # the learned projections, each result in its role's colour
-            r"Q", r"= XW_{Q},\;", r"K", r"= XW_{K},\;", r"V", r"= XW_{V} \;\Rightarrow", size=FORMULA
+            r"Q", r"= XW_{Q},\;", r"K", r"= XW_{K},\;", r"V", r"= XW_{V}", size=FORMULA
         )
         for part, role in zip(note[::2], "QKV", strict=True):
             part.set_color(palette.ROLE[role])
-        final = attention_formula(FORMULA)
-        caption_band(VGroup(note, final).arrange(RIGHT, buff=0.3))  # just above the subtitles, under the rule
+        final = caption_band(attention_formula(DISPLAY))  # the lesson's formula, on a line of its own
+        caption_band(note)  # just above the subtitles, under the rule
         self.narrate(
             "Stack the x_i as the rows of X: learned projections of X into queries, keys and values give it "
             "something to learn."
@@ -261,7 +262,7 @@ class GeneralizeAttention(LessonScene):
         self.play(FadeOut(lack), FadeIn(note))
         self.on_words(  # the sequence's vectors, one row each, become X
             "rows of X",
-            *(TransformFromCopy(own[k], stack[0][r]) for k, r in ((0, 0), (1, 1), (4, 3))),
+            *(TransformFromCopy(own[k], stack[0][r]) for k, r in ((0, 0), (1, 1), (-1, 3))),
             FadeIn(stack[0][2]),
             FadeIn(stack[1]),
             run_time=1.2,
@@ -292,7 +293,7 @@ class GeneralizeAttention(LessonScene):
         self.finish_narration()
         self.play(give_way(mirror, FadeIn(note)), run_time=0.8)
         self.narrate("That is the Transformer's formula; the chapters ahead take it apart, piece by piece.")
-        self.play(Write(final))
+        self.play(give_way(note, Write(final)))
         self.narrate("Its constant is √d_k, where d_k is how many numbers a key holds: the scaling chapter shows why.")
         bar = max(final[0], key=lambda g: g.width / max(g.height, 1e-3))  # the fraction bar; under it, √d_k
         below = [
@@ -323,10 +324,10 @@ class GeneralizeAttention(LessonScene):
 
     @staticmethod
     def source_words(tokens: list[str], states: VGroup) -> VGroup:
-        """The worked example's words under the encoder states e₁, e₂, e_j, ⋯, e_n (none for fewer than four)."""
+        """The worked example's words under the encoder states e₁, e₂, e_j, (⋯,) e_n (none for fewer than four)."""
         if len(tokens) < 4:
             return VGroup()
-        shown = [tokens[0], tokens[1], tokens[2], None, tokens[-1]]
+        shown = [tokens[0], tokens[1], tokens[2], *([None] if len(states) == 5 else []), tokens[-1]]
         return VGroup(
             *(
                 TokenLabel(t, font_size=24).next_to(box, DOWN, buff=0.12)
@@ -336,9 +337,10 @@ class GeneralizeAttention(LessonScene):
         )
 
     @staticmethod
-    def sequence(symbol: str, index: str = "i") -> VGroup:
-        """Boxes for the vectors symbol_1, symbol_2, symbol_index, …, symbol_n of a sequence (indices: notation)."""
-        labels = [f"{symbol}_1", f"{symbol}_2", f"{symbol}_{index}", r"\cdots", f"{symbol}_n"]
+    def sequence(symbol: str, index: str = "i", gap: bool = True) -> VGroup:
+        """Boxes for the vectors symbol_1, symbol_2, symbol_index, (…,) symbol_n of a sequence (indices: notation);
+        without ``gap`` no ellipsis box: a four-word sentence has no word for it."""
+        labels = [f"{symbol}_1", f"{symbol}_2", f"{symbol}_{index}", *([r"\cdots"] if gap else []), f"{symbol}_n"]
         boxes = VGroup(*(LabelBox(formula(t, size=DISPLAY), width=1.3, height=BOX_HEIGHT) for t in labels))
         return notation(boxes.arrange(RIGHT, buff=0.5))
 

@@ -71,8 +71,9 @@ class ShareProjection(LessonScene):
         self.play(Create(shared))
         for i in (i for i in x.shown_rows if i is not None):  # a long sentence: the rows drawn, not the ellipsis
             pair = VGroup(x.row_frame(i, palette.QUERY), q.row_frame(i, palette.QUERY))
-            self.play(FadeIn(pair), run_time=0.4)
-            self.play(FadeOut(pair), run_time=0.3)
+            self.play(FadeIn(pair), run_time=0.5)  # each row in turn, slow enough to follow
+            self.wait(0.4)
+            self.play(FadeOut(pair), run_time=0.4)
         self.play(FadeOut(shared))
         self.learn((w, q), (random_w, random_q), we.initial.limit)
         self.wait(1.5)
@@ -85,12 +86,9 @@ class ShareProjection(LessonScene):
         """W_Q from random entries to the example's, its queries following: what training does."""
         bound = fmt(limit, 0 if float(limit).is_integer() else 2)
         notes = VGroup(
-            caption(f"training starts from random entries, each within ±{bound}", BODY),
+            caption(f"training starts from random entries, each within ±{bound} at this size", BODY),
             caption(
-                "nudged against their gradients, with W<sub>K</sub> and W<sub>V</sub>;"
-                " ÷√dₖ keeps those of W<sub>Q</sub> and W<sub>K</sub> alive",
-                BODY,
-                markup=True,
+                "each entry nudged against its gradient, in W<sub>K</sub> and W<sub>V</sub> too", BODY, markup=True
             ),
             caption("our toy's entries stand in for that trained result", BODY),
         ).arrange(DOWN, buff=0.15)
@@ -99,13 +97,11 @@ class ShareProjection(LessonScene):
         self.narrate("In a real model, training starts W_Q as random numbers, so the first queries mean nothing yet.")
         self.play(*(FadeTransform(a, b) for a, b in zip(learned, random, strict=True)), run_time=1.2)
         self.play(FadeIn(notes[0], shift=UP * 0.1))
-        self.narrate(
-            "Training nudges every entry against its gradient, in W_K and W_V too; "
-            "√d_k keeps the gradients of W_Q and W_K alive."
-        )
-        self.play(*(FadeTransform(a, b) for a, b in zip(random, back, strict=True)), run_time=1.2)
+        self.narrate("Training nudges every entry against its gradient, in W_K and W_V too.")
+        self.on_words("every entry", Indicate(random[0].get_entries(), color=palette.HIGHLIGHT, scale_factor=1.0))
         self.on_words("in W_K", FadeIn(notes[1], shift=UP * 0.1))
-        self.narrate("Our toy's entries stand in for that trained result.", FadeIn(notes[2]))
+        self.narrate("Our toy's entries stand in for that trained result.")
+        self.play(*(FadeTransform(a, b) for a, b in zip(random, back, strict=True)), FadeIn(notes[2]), run_time=1.2)
 
 
 ROW_STEP = 1.2  # between the sizes table's lines
