@@ -203,7 +203,8 @@ class HeadSplit(VGroup):
     WIDTH = 12.0  # of the token's bar, in scene units
     HIGH = 0.7  # of the bars
     DROP = 2.1  # from the token's bar down to the slots: room for the brace and its arrows
-    GAP = 0.12  # between two heads' slots: separate outputs until they are joined
+    GAP = 0.25  # between two heads' slots: separate outputs until they are joined
+    NARROW = 0.62  # a slot's width, of a d_model-th of the bar's: a row narrower than the bar, never its slices
 
     def __init__(self, model: ModelSize) -> None:
         super().__init__()
@@ -212,9 +213,12 @@ class HeadSplit(VGroup):
         piece = self.WIDTH / model.heads
         self.slots, self.feeds = VGroup(), VGroup()
         whole = Brace(bar, DOWN, buff=0.08, color=palette.MUTED)  # all the numbers, gathered: each head reads all
-        for h in range(model.heads):
-            x = bar.get_left()[0] + piece * (h + 0.5) + self.GAP * (h - (model.heads - 1) / 2)
-            slot = Rectangle(width=piece, height=self.HIGH, color=palette.QUERY, fill_opacity=0.35, stroke_width=2)
+        step = piece * self.NARROW + self.GAP
+        for h in range(model.heads):  # centred under the whole bar, not each under "its" part of it
+            x = bar.get_x() + step * (h - (model.heads - 1) / 2)
+            slot = Rectangle(
+                width=piece * self.NARROW, height=self.HIGH, color=palette.QUERY, fill_opacity=0.35, stroke_width=2
+            )
             slot.move_to([x, bar.get_y() - self.DROP, 0])
             slot.add(caption(str(model.d_k), BODY).move_to(slot))
             self.slots.add(slot)
@@ -233,7 +237,7 @@ class HeadSplit(VGroup):
         self.attends = caption(  # the two rows are not one thing copied: attention lies between them
             f"↓ each head's attention, softmax(QKᵀ/√dₖ)V: an output of dᵥ = {model.d_k} numbers ↓", BODY, palette.MUTED
         ).move_to((self.slots.get_bottom() + self.outputs.get_top()) / 2)
-        self.joined = VGroup(*(o.copy().set_x(x) for o, x in zip(self.outputs, self.joined_xs(), strict=True)))
+        self.joined = VGroup(*(self.widened(o, piece, x) for o, x in zip(self.outputs, self.joined_xs(), strict=True)))
         self.brace = Brace(self.joined, DOWN, buff=0.1, color=palette.MUTED)
         total = f"joined: {model.heads} heads × {model.d_k} = {model.d_model} numbers, one token's width again"
         self.total = caption(total, BODY).next_to(self.brace, DOWN, buff=0.1)
@@ -246,6 +250,14 @@ class HeadSplit(VGroup):
         out = slot.copy()
         out.set_stroke(palette.TEXT, family=False).set_fill(palette.TEXT, 0.15, family=False)
         return out
+
+    @staticmethod
+    def widened(output: Rectangle, width: float, x: float) -> Rectangle:
+        """A head's output in the concatenation: a d_model-th of the token's width, its number unstretched."""
+        joined = output.copy()
+        number = joined.submobjects[0]
+        joined.remove(number).stretch_to_fit_width(width).set_x(x)
+        return joined.add(number.move_to(joined))
 
     def join(self) -> AnimationGroup:
         """Each head's output moved into its place in the concatenation, edge to edge."""

@@ -55,6 +55,7 @@ def test_the_heads_outputs_join_into_exactly_the_width_of_one_token():
     assert all(abs(a[1] - b[0]) < 1e-9 for a, b in zip(edges, edges[1:], strict=False))  # no gap, no overlap
     apart = sorted((s.get_left()[0], s.get_right()[0]) for s in split.slots)
     assert all(b[0] - a[1] > 0.05 for a, b in zip(apart, apart[1:], strict=False))  # the heads' outputs, apart
+    assert split.slots.width < 0.8 * bar.width  # a row narrower than the token: no slot under "its" eighth of it
     assert split.joined.get_top()[1] < split.slots.get_bottom()[1]  # joined below them, not under the token
     brace = split.feeds[0][0]
     np.testing.assert_allclose(
