@@ -143,11 +143,13 @@ class CompareContexts(LessonScene):
         charts = VGroup()
         cases = ss.cases[:2]  # the file may give only one sentence
         for case in cases:
-            bars = SoftmaxBars(case.weights, case.tokens, height=2.5, bar_width=0.6, weights=True)
+            bars = SoftmaxBars(case.weights, case.tokens, height=3.2, bar_width=0.8, weights=True)
             name = caption(f"{case.sentence}  ·  head {ss.head}", LEAD)  # the head whose row this is
             charts.add(VGroup(name, bars).arrange(DOWN, buff=0.4))
-        charts.arrange(RIGHT, buff=1.2).next_to(title, DOWN, buff=0.8)
-        fit_width(charts, 13)
+        charts.arrange(RIGHT, buff=1.2)
+        for chart in charts[1:]:  # one baseline, so the two rows read as one comparison
+            chart.shift((charts[0][1].baseline.get_y() - chart[1].baseline.get_y()) * UP)
+        fit_width(charts, 13).next_to(title, DOWN, buff=0.8)
         word = ss.cases[0].word
         self.narrate(
             f"The same word, '{word}', in two sentences. Here is its row of weights in each, in head {ss.head}."
@@ -161,8 +163,7 @@ class CompareContexts(LessonScene):
         )
         self.narrate(f"Of the other words, it gives the most: {said}.")
         for chart, j in zip(charts, others, strict=True):
-            marked = VGroup(chart[1].get_bars()[j], chart[1].get_numbers()[j])  # the bar and its value, both clear
-            self.play(Create(SurroundingRectangle(marked, color=palette.HIGHLIGHT, buff=0.08)))
+            self.play(Create(chart[1].frame(j)))  # the bar and its value, both clear
         verdict = VGroup(
             caption("the weights are computed from the words around it", LEAD),
             caption("fixed mixing weights would mix every sentence the same way", BODY, palette.MUTED),

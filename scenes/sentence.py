@@ -14,7 +14,6 @@ from manim import (
     Indicate,
     LaggedStart,
     Rectangle,
-    SurroundingRectangle,
     Transform,
     VGroup,
     Write,
@@ -138,7 +137,7 @@ class AttendTrainStation(LessonScene):
         shapes its meaning."""
         heading, bars = panel
         looks, back = row_meaning(tokens, self.values.train_station.weights, focus)
-        mark = self.bar_frame(bars, other)  # on the bars: their three places tell apart what the grid rounds alike
+        mark = bars.frame(other)  # on the bars: their three places tell apart what the grid rounds alike
         self.narrate(looks.text)
         self.play(Create(mark), Indicate(bars.get_labels()[other], color=palette.HIGHLIGHT))
         answer = back.about[1] if back.about else focus
@@ -159,7 +158,7 @@ class AttendTrainStation(LessonScene):
         for digit, cell in zip(heat.get_row_digits(other), row, strict=True):  # faint still: the colour that reads
             digit.set_color(palette.text_on(cell.get_fill_color()))  # on its cell, once the row is lit
         self.play(
-            Transform(mark, self.bar_frame(its_bars, answer)),  # the weight the sentence names, in that row
+            Transform(mark, its_bars.frame(answer)),  # the weight the sentence names, in that row
             Transform(bars.get_bars(), its_bars.get_bars()),  # the bars now read the row the sentence is about
             give_way(VGroup(heading, bars.get_numbers()), FadeIn(its_heading), FadeIn(its_bars.get_numbers())),
             Create(frame),
@@ -170,9 +169,3 @@ class AttendTrainStation(LessonScene):
             heat.get_row_digits(other).animate.set_opacity(1.0),  # a new group: drawn over the cells
         )
         self.play(LaggedStart(*(FadeIn(line, shift=UP * 0.1) for line in lines), lag_ratio=0.5))
-
-    @staticmethod
-    def bar_frame(bars: SoftmaxBars, i: int) -> SurroundingRectangle:
-        """A frame round one bar with its number: the weight the sentence names, read where it is written."""
-        column = VGroup(bars.get_bars()[i], bars.get_numbers()[i])
-        return SurroundingRectangle(column, color=palette.HIGHLIGHT, buff=0.06, stroke_width=4)

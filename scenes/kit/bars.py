@@ -159,6 +159,15 @@ class SoftmaxBars(VGroup):
     def get_numbers(self) -> VGroup:
         return self.numbers
 
+    def frame(self, j: int, color: ManimColor = palette.HIGHLIGHT, buff: float = 0.07) -> Rectangle:
+        """A frame round bar ``j`` and its number, its foot on the baseline: below it, the token's label stays
+        whole (a frame round the bar alone touched the number; round both, with a margin, it cut the label)."""
+        top = self.numbers[j].get_top()[1] + buff
+        bottom = self.baseline.get_y()
+        column = VGroup(self.bars[j], self.numbers[j])
+        box = Rectangle(width=column.width + 2 * buff, height=top - bottom, color=color, stroke_width=4)
+        return box.move_to([column.get_x(), (top + bottom) / 2, 0])
+
     def get_labels(self) -> VGroup:
         """The token labels, in order, then the colour scale (if any): what frames the bars."""
         return VGroup(*self.labels, *self.legend)

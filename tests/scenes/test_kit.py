@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from manim import DOWN, config
+from manim import DOWN, VGroup, config
 
 from scenes.kit import (
     TOKEN_FONT,
@@ -105,6 +105,17 @@ def test_softmax_bars_heights_are_proportional():
     # All bars stand on one baseline.
     assert np.allclose([b.get_bottom()[1] for b in bars.get_bars()], bars.get_bars()[0].get_bottom()[1])
     assert bars.get_total()[1].number == 1.0
+
+
+def test_a_bar_s_frame_holds_the_bar_and_its_number_and_stands_on_the_baseline():
+    bars = SoftmaxBars(np.array([0.2, 0.5, 0.3]), ["I", "phones", "b"], bar_width=0.8, weights=True)
+    frame = bars.frame(1)
+    inside = VGroup(bars.get_bars()[1], bars.get_numbers()[1])
+    assert frame.get_left()[0] < inside.get_left()[0] and inside.get_right()[0] < frame.get_right()[0]
+    assert inside.get_top()[1] < frame.get_top()[1]
+    assert np.isclose(frame.get_bottom()[1], bars.baseline.get_y())  # its foot on the axis: the label below is whole
+    assert all(not _boxes_overlap(frame, label) for label in bars.labels)
+    assert not any(_boxes_overlap(frame, n) for k, n in enumerate(bars.get_numbers()) if k != 1)
 
 
 def test_vector_plane_adds_tip_to_tail():
