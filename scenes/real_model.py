@@ -92,11 +92,12 @@ class ReadRealAttention(LessonScene):
             FadeIn(grid.layer_labels), FadeIn(grid.head_labels), FadeIn(grid.heads_title), FadeIn(grid.color_scale)
         )
         self.play(LaggedStart(*(FadeIn(row) for row in grid.body), lag_ratio=0.25, run_time=2.5))
-        share = caption(
-            f"averaged over all {rm.head_count} heads, “{rm.focus}” gives {fmt(sentence.special_share)} of its "
-            "attention to [CLS] and [SEP], each map's first and last columns",
-            CELL,
-        ).next_to(grid, DOWN, buff=0.3)
+        share = caption(  # at label size: the columns themselves show where [CLS] and [SEP] are
+            f"averaged over all {rm.head_count} heads, “{rm.focus}” gives {fmt(sentence.special_share)} "
+            "of its attention to [CLS] and [SEP]",
+            LABEL,
+        )
+        fit_width(share, 13).next_to(grid, DOWN, buff=0.25)
         self.narrate("Many heads park most of their weight on the special pieces: a learned way of looking at nothing.")
         self.play(FadeIn(share))
         self.finish_narration()
@@ -156,8 +157,7 @@ class ReadRealAttention(LessonScene):
             f"“{rm.focus}” gives {fmt(sentence.featured_row[strongest])} of its attention "
             f"to “{sentence.pieces[strongest]}”",
             LABEL,
-            palette.QUERY,
-        )
+        )  # white: the frames round the rows are the query's blue, the sentence says what they hold
 
     def point_at_focus(self, rm: dict, we: dict, sentence: dict, toy: Heatmap, real: Heatmap, weight: Text) -> None:
         focus = sentence.focus_pieces[0]

@@ -254,7 +254,8 @@ class TraceRealShift(LessonScene):
             "attention, feed-forward and residual, all of them."
         )
         self.play(FadeIn(VGroup(flow.token, flow.arrows[0], flow.stack)))  # the opening: the word into the model
-        self.on_words("after all", Indicate(flow.stack[0], color=palette.HIGHLIGHT))
+        # colour only: grown, the boxes touched their label
+        self.on_words("after all", Indicate(flow.stack[0], color=palette.HIGHLIGHT, scale_factor=1.0))
         self.on_words("attention, feed", FadeIn(parts))
         self.on_words("all of them", GrowArrow(flow.arrows[1]), FadeIn(flow.vector))  # the vector they all leave
         self.narrate(
