@@ -19,6 +19,7 @@ from manim import (
     Line,
     Rectangle,
     Succession,
+    Text,
     Transform,
     TransformFromCopy,
     VGroup,
@@ -31,7 +32,7 @@ from scenes.first_example import number_text
 from scenes.kit import (
     BODY,
     CAPTION,
-    DISPLAY,
+    DISPLAY_LARGE,
     FORMULA,
     FORMULA_LARGE,
     LABEL,
@@ -124,16 +125,16 @@ class MirrorScores(LessonScene):
         self.wait(1.5)
 
 
-SCORE_BAR = 1.2  # height of the largest score's bar
-WEIGHT_BAR = 1.2  # height of a weight of 1
+SCORE_BAR = 1.35  # height of the largest score's bar
+WEIGHT_BAR = 1.35  # height of a weight of 1
 
 
 def bars(values, unit: float, colour) -> VGroup:
     """One bar per value, ``unit`` high per point, on a baseline at y = 0: up when positive, down when negative."""
     group = VGroup()
     for j, v in enumerate(np.asarray(values, dtype=float)):
-        bar = Rectangle(width=0.4, height=max(abs(v) * unit, 1e-3), stroke_width=0).set_fill(colour(v), opacity=0.9)
-        group.add(bar.move_to([0.6 * j, 0, 0], aligned_edge=DOWN if v >= 0 else UP))
+        bar = Rectangle(width=0.55, height=max(abs(v) * unit, 1e-3), stroke_width=0).set_fill(colour(v), opacity=0.9)
+        group.add(bar.move_to([0.8 * j, 0, 0], aligned_edge=DOWN if v >= 0 else UP))
     group.shift(group.get_x() * LEFT)  # centred on x = 0
     return VGroup(baseline(group.width + 0.2).move_to(ORIGIN), *group)
 
@@ -146,7 +147,7 @@ class ReadGaps(LessonScene):
         self.show_title()
         unit = SCORE_BAR / float(np.abs(sd.raw).max())  # both rows on one scale: the scaled gaps are visibly smaller
         depth = unit * float(-sd.raw_shifted.min())
-        raw = self.row("as computed", sd.raw, sd.raw_shifted, sd.softmax_raw, unit, depth)
+        raw = self.row("raw scores", sd.raw, sd.raw_shifted, sd.softmax_raw, unit, depth)
         scaled = self.row(
             f"÷ √dₖ = ÷ √{fmt_int(sd.d_k)} = ÷ {number_text(sd.sqrt_d_k)}",
             sd.scaled,
@@ -170,6 +171,10 @@ class ReadGaps(LessonScene):
         rule = self.two_keys_rule() if len(sd.raw) == 2 else VGroup()
         if len(rule):
             figure.add(rule.next_to(scaled, DOWN, buff=0.45))
+            rule.add(  # the rule worked for each row, under its name
+                self.worked(raw, sd.raw_shifted, sd.softmax_raw),
+                self.worked(scaled, sd.scaled_shifted, sd.softmax_scaled),
+            )
         fit_content(figure, width=13.0)
         self.narrate(f"Take the scores {vector_text(sd.raw)}. Softmax only sees how far each sits below the top.")
         self.play(FadeIn(source), FadeIn(heads[0]), FadeIn(raw[:2]))  # the scores, the top one's level dashed
@@ -219,9 +224,15 @@ class ReadGaps(LessonScene):
     def two_keys_rule() -> VGroup:
         """With two keys the top weight is 1 / (1 + e^−gap)."""
         return VGroup(
-            caption("two keys: the top weight is", BODY, palette.MUTED),
-            notation(formula(r"\frac{1}{1 + e^{-\mathrm{gap}}}", size=DISPLAY)),
+            caption("two keys: the top weight is", BODY),
+            notation(formula(r"\frac{1}{1 + e^{-\mathrm{gap}}}", size=DISPLAY_LARGE)),  # its exponent legible
         ).arrange(RIGHT, buff=0.3)
+
+    @staticmethod
+    def worked(row: VGroup, gaps: np.ndarray, weights: np.ndarray) -> Text:
+        """Under a row's name, what the two-key rule gives for its gap: the top weight of its softmax."""
+        said = caption(f"gap {number_text(-gaps.min())} → top weight {fmt(weights.max())}", LABEL)
+        return said.next_to(row[0], DOWN, buff=0.2)
 
 
 class CorrectGradientClaim(LessonScene):
