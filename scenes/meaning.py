@@ -74,7 +74,7 @@ class MapStaticEmbeddings(LessonScene):
         word = case.word
         title = self.show_title()
         meaning = meaning_map(ss, width=11.5, height=5.4).next_to(title, DOWN, buff=0.25)
-        self.narrate("Picture meanings as places on a map: words that mean similar things sit close together.")
+        self.narrate("Picture meanings as places on a made-up map: words that mean similar things sit close together.")
         self.play(Create(meaning.plane), run_time=1)
         clusters = (
             AnimationGroup(FadeIn(region), LaggedStart(*map(FadeIn, meaning.cluster_marks[name]), lag_ratio=0.2))

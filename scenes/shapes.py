@@ -83,10 +83,16 @@ class TrackShapes(LessonScene):
             if i:  # the last result moves to where the next product uses it; the rest of the last product goes
                 rules, blocks = rows[i - 1]
                 carry = ReplacementTransform(blocks[-1], row[1][0])  # Q into Q·Kᵀ; QKᵀ, softmaxed, into α·V
-                self.play(give_way(VGroup(rules, *blocks[:-1]), Write(row[0])), carry, run_time=1.4)
-                if i == 2:  # what turned the scores into α, written under it as it lands
+                if i == 2:  # softmax first: the scores become α, their shape kept; α · V only when it is said
                     made = formula(r"\alpha = \mathrm{softmax}\!\left(QK^{T} / \sqrt{d_k}\right)", size=FORMULA)
-                    self.play(FadeIn(made.next_to(row[1], DOWN, buff=0.35).align_to(row[1][0], LEFT)))
+                    made.next_to(row[1], DOWN, buff=0.35).align_to(row[1][0], LEFT)
+                    step = rule_line(r"\mathrm{softmax}", r"(n \times n) \to n \times n").move_to(row[0])
+                    self.play(give_way(VGroup(rules, *blocks[:-1]), Write(step)), carry, run_time=1.4)
+                    self.play(FadeIn(made))
+                    self.until_words("α times")
+                    self.play(give_way(step, Write(row[0])))
+                else:
+                    self.play(give_way(VGroup(rules, *blocks[:-1]), Write(row[0])), carry, run_time=1.4)
             else:
                 self.play(Write(row[0]))
             self.play(LaggedStart(*(FadeIn(part) for part in row[1][1:]), lag_ratio=0.4), run_time=1.5)

@@ -18,6 +18,7 @@ from manim import (
     FadeIn,
     FadeOut,
     GrowArrow,
+    Indicate,
     LaggedStart,
     Rectangle,
     ReplacementTransform,
@@ -172,7 +173,7 @@ class MaskFuture(LessonScene):
             "Its layers have two attention blocks: masked self-attention, then cross-attention to the encoder."
         )
         self.play(LaggedStart(*(FadeIn(b) for b in decoder[1]), lag_ratio=0.4), GrowArrow(figure[1]))
-        self.narrate("First, the mask.")
+        self.narrate("First, the mask, shown on our own sentence as if the decoder were writing it.")
         self.play(decoder[1][0].animate.highlight(palette.HIGHLIGHT))  # the block this half of the scene is about
         return figure
 
@@ -271,12 +272,13 @@ class AttendAcross(LessonScene):
         self.play(FadeIn(heat.get_labels()), FadeIn(heat.get_caption()))
         self.play(LaggedStart(*(heat.fill_row(i) for i in range(len(cross.decoder_tokens))), lag_ratio=0.3))
         best = [int(np.argmax(row)) for row in cross.weights]
-        self.narrate(
-            "Each row's largest weight is framed: the encoder word that decoder word reads most."
-            " A trained translator learns to read the words it is translating."
-        )
+        self.narrate("Each row's largest weight is framed: the encoder word that decoder word reads most.")
         frames = (Create(_frame(heat.get_cell(i, j), palette.HIGHLIGHT, pad=-0.05)) for i, j in enumerate(best))
         self.play(LaggedStart(*frames, lag_ratio=0.6), run_time=3)  # row by row: each row has its own largest
+        self.narrate(  # our rows are the example file's, not a trained model's: say so before generalising
+            "Our decoder's rows are made up; a trained translator learns to read the words it is translating."
+        )
+        self.on_words("made up", Indicate(heat.row_labels, color=palette.HIGHLIGHT, scale_factor=1.0))
         link = VGroup(
             caption("the RNN translator's attention,", CAPTION, palette.MUTED),
             caption("now with Q, K and V:", CAPTION, palette.MUTED),
