@@ -243,9 +243,9 @@ class NormalizeExponentials(LessonScene):
         fit_width(rule, 6.8 - rule.get_left()[0]).next_to(axes, RIGHT, buff=0.6).align_to(axes, UP)  # in the frame
         steps = self.steps(s).next_to(rule, DOWN, aligned_edge=LEFT, buff=0.35)
         bars = SoftmaxBars(
-            s.weights, [value_tex(z) for z in s.z], total=s.weight_sum, max_value=1.0, height=1.4, weights=True
+            s.weights, [value_tex(z) for z in s.z], total=s.weight_sum, height=1.5, bar_width=0.8, weights=True
         )
-        bars.next_to(steps, DOWN, aligned_edge=LEFT, buff=0.45).shift(0.5 * RIGHT)  # its scale left of it
+        bars.next_to(steps, DOWN, aligned_edge=LEFT, buff=0.3).shift(0.5 * RIGHT)  # its scale left of it
 
         self.narrate("e to the x is always positive, and it grows fast.", Create(axes), Create(curve), FadeIn(label))
         self.narrate(
@@ -274,12 +274,12 @@ class NormalizeExponentials(LessonScene):
         axes = Axes(
             x_range=(low, high, 1),
             y_range=(0, float(np.exp(high)), float(np.exp(high))),
-            x_length=5.6,
+            x_length=4.8,  # the right half is the formula's: its worked numbers and bars need the room
             y_length=TOP - SUBTITLE_TOP - 0.6,
             tips=False,
             axis_config={"stroke_color": palette.MUTED, "include_ticks": False},
         )
-        below_title(axes).to_edge(LEFT, buff=0.8)
+        below_title(axes).to_edge(LEFT, buff=0.7)
         curve = axes.plot(np.exp, x_range=(low, high), color=palette.HIGHLIGHT, stroke_width=5)
         label = notation(formula(r"e^{x} = \exp(x)", size=FORMULA, color=palette.HIGHLIGHT))
         label.next_to(axes.c2p(high, np.exp(high)), LEFT, buff=0.5).shift(0.3 * DOWN)  # below the title
@@ -302,12 +302,9 @@ class NormalizeExponentials(LessonScene):
         lines = VGroup(
             *(formula(rf"e^{{{value_tex(z)}}} = {value_tex(e)}", size=FORMULA) for z, e in zip(s.z, s.exp, strict=True))
         )
-        lines.add(
-            VGroup(
-                notation(formula(r"\sum_j \exp(\text{score}_j)", size=FORMULA)),
-                formula(rf"= {value_tex(s.exp_sum)}", size=FORMULA),
-            ).arrange(RIGHT, buff=0.15)
-        )
+        total = notation(formula(r"\sum_j \exp(\text{score}_j)", size=FORMULA))
+        value = formula(rf"= {value_tex(s.exp_sum)}", size=FORMULA).next_to(total, RIGHT, buff=0.15)
+        lines.add(VGroup(total, value.match_y(total[0][0])))  # on the line of the Σ, not of its subscript
         return lines.arrange(DOWN, aligned_edge=LEFT, buff=0.2)
 
     def train(self, leaving: VGroup) -> None:
