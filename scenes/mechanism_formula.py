@@ -52,6 +52,7 @@ from scenes.kit import (
     TITLE,
     LessonScene,
     TokenLabel,
+    TokenRow,
     VectorPlane,
     caption,
     formula,
@@ -84,6 +85,7 @@ def glyphs_of(text: Mobject, word: str) -> VGroup:
 
 
 HERO_SCALE = 1.3  # the core formula while it is the whole picture
+ANALOGY = ["I", "ate", "an", "apple"]  # the search-engine analogy's sentence: "ate" asks, "apple" answers
 
 
 class UnpackFormula(LessonScene):
@@ -99,23 +101,26 @@ class UnpackFormula(LessonScene):
         self.wait(1)
         self.name_parts(formula, home)
 
-        self.narrate("Think of every word as a user of a small search engine.")
+        self.narrate("Think of every word of 'I ate an apple' as a user of a small search engine.")
+        sentence = TokenRow(ANALOGY, font_size=TITLE).next_to(formula, DOWN, buff=0.35)  # the words the cards name
+        self.on_words("I ate an apple", FadeIn(sentence, shift=UP * 0.2))
         cards = VGroup(
             Card(
                 "Query  Q",
                 ["What am I looking for?", '"ate" searches for', "[food, edible objects]"],
                 palette.QUERY,
-                height=2.4,
+                height=2.1,
             ),
-            Card("Key  K", ["What defines me?", '"apple" tags itself', "[fruit, food, red]"], palette.KEY, height=2.4),
+            Card("Key  K", ["What defines me?", '"apple" tags itself', "[fruit, food, red]"], palette.KEY, height=2.1),
             Card(
                 "Value  V",
                 ["What I hand on:", "a learned projection", 'of the vector of "apple"'],
                 palette.VALUE,
-                height=2.4,
+                height=2.1,
             ),
         ).arrange(RIGHT, buff=0.3, aligned_edge=UP)
-        cards.next_to(formula, DOWN, buff=0.6)
+        cards.next_to(sentence, DOWN, buff=0.35)
+        named = {"Q": sentence[ANALOGY.index("ate")], "K": sentence[ANALOGY.index("apple")]}  # who asks, who answers
         lines = [
             'The query asks "what am I looking for?": "ate" searches for food.',
             'The key says "what defines me?": "apple" tags itself as fruit, food, red.',
@@ -124,7 +129,8 @@ class UnpackFormula(LessonScene):
         for card, letter, line in zip(cards, "QKV", lines, strict=True):
             self.narrate(line)
             letters = (Indicate(glyph, scale_factor=1.3) for glyph in parts_of(formula, letter))  # each in place
-            self.play(FadeIn(card, shift=UP * 0.2), *letters)
+            word = [Indicate(named[letter], color=palette.ROLE[letter], scale_factor=1.2)] if letter in named else []
+            self.play(FadeIn(card, shift=UP * 0.2), *letters, *word)
             self.wait(2.2)
 
         takeaway = caption(
@@ -134,8 +140,8 @@ class UnpackFormula(LessonScene):
         wanted, offered = (glyphs_of(card.body[2], "food") for card in cards[:2])  # the word the two share
         match = [w.animate.set_color(palette.HIGHLIGHT) for w in (wanted, offered)]  # lit, not boxed: no box on "["
         below = [[w.get_x(), c.get_bottom()[1] - 0.08, 0] for w, c in zip((wanted, offered), cards, strict=False)]
-        link = CurvedArrow(*below, angle=TAU / 6, color=palette.HIGHLIGHT)  # under the cards, from word to word
-        fetch = CurvedArrow(below[1], cards[2].get_bottom() + DOWN * 0.08, angle=TAU / 6, color=palette.VALUE)
+        link = CurvedArrow(*below, angle=TAU / 9, color=palette.HIGHLIGHT)  # under the cards, from word to word
+        fetch = CurvedArrow(below[1], cards[2].get_bottom() + DOWN * 0.08, angle=TAU / 9, color=palette.VALUE)
         self.narrate(
             "We score how well each query matches each key; the higher the score, the more of that word's value."
         )
