@@ -7,6 +7,7 @@ import numpy as np
 from manim import (
     DOWN,
     LEFT,
+    RIGHT,
     UP,
     AnimationGroup,
     Create,
@@ -42,6 +43,7 @@ from scenes.kit import (
 from scenes.kit.layout import GAP, SUBTITLE_TOP, caption_band
 from scenes.kit.meaning_map import MeaningMap, cluster_color
 from scenes.kit.motion import give_way
+from scenes.kit.numbers import fmt
 from scenes.kit.pull_chain import PullChain
 
 TIE = 0.05  # distances within 5 % of each other count as "about as far"
@@ -181,7 +183,9 @@ class ShiftMeaning(LessonScene):
             self.play(GrowArrow(arrow), FadeIn(label), *lit, Indicate(weights[j], color=palette.HIGHLIGHT))
         if first:
             self.narrate(f"Its own weight pulls nowhere: '{word}' is already at its own place.")
-            self.play(Indicate(weights[case.focus], color=palette.HIGHLIGHT), Indicate(chain.start))
+            own = caption(f"{fmt(case.weights[case.focus])}: no pull", LABEL).next_to(chain.start, RIGHT, buff=0.25)
+            chain.add(own)  # its own weight, written where the walk starts: it leaves with the chain
+            self.play(Indicate(weights[case.focus], color=palette.HIGHLIGHT), FadeIn(own, shift=LEFT * 0.1))
         trail = self.walk(meaning, mark, case, first, chain)
         sums = VGroup()  # why the pulls (the word's own one is none) land on the weighted sum of the places
         if first:
