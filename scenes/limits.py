@@ -239,7 +239,6 @@ class GrowQuadratically(LessonScene):
         self.play(Write(order[1]), run_time=0.8)
         wins = formula(  # the comparison the sentence makes, written out
             r"n > d_{\text{model}} \;\Rightarrow\; n^{2} \cdot d_{\text{model}} > n \cdot d_{\text{model}}^{2}",
-            size=FORMULA,
-            color=palette.MUTED,
+            size=DISPLAY,  # the point of the sentence: as large and as bright as the orders it compares
         ).next_to(order, DOWN, buff=0.3)
         self.on_words("the n squared term wins", FadeIn(wins), run_time=0.6)
