@@ -182,7 +182,10 @@ class ConfigureModel(LessonScene):
             + (": with one head, d_k is the whole width." if one else ".")
         )
         self.play(*(FadeIn(box.cells) for box in heads), FadeIn(heads[0].brace), Write(sizes[2]), run_time=1.5)
-        self.narrate("d_model and h are hyperparameters, chosen before training; d_model must be divisible by h.")
+        self.narrate(
+            "d_model and h are hyperparameters, chosen before training; "
+            "the heads split d_model evenly, so h divides it."
+        )
         self.play(*(Indicate(line[0], color=palette.HIGHLIGHT) for line in sizes[:2]))
         self.narrate(
             "The head reads all d_model numbers of a token and writes d_v = d_k: as many as it read."
