@@ -68,22 +68,30 @@ class ConnectGlobally(LessonScene):
         table.scale(min(13.0 / table.width, room / table.height)).next_to(above, DOWN, buff=0.3).set_x(0)
         self.narrate("Side by side, the two ways to carry meaning across a sentence.")
         self.play(Transform(picture, above), FadeIn(table[:3]))
-        source_word, target_word = rnn.tokens[rnn.source], rnn.tokens[rnn.target]
-        lines = (
-            f'From "{source_word}" to "{target_word}": {fmt_int(rnn.steps)} steps for the RNN, one for attention.',
-            f"On the way, the RNN keeps only {fmt(rnn.signal_at_target)} of the signal; attention's share does not "
-            "shrink with distance: it is just its weight.",
-            "To learn, training sends error signals, called gradients, back along the same path: step after step "
-            "they shrink, and can vanish.",
-            f"An RNN works one token after another; attention computes all {fmt_int(rnn.pairs)} pairs at once.",
-            "An RNN mixes the past through one recurrence; attention chooses, per word, how much of every word to mix.",
+        lines = (  # the first two rows recall the RNN clip in one sentence; the new rows get their own
+            (
+                f"The first rows recall what we saw: {fmt_int(rnn.steps)} steps and {fmt(rnn.signal_at_target)} "
+                "of the signal for the RNN; one step, and a weight that does not fade, for attention.",
+                (1, 2),
+            ),
+            (
+                "To learn, training sends error signals, called gradients, back along the same path: step after "
+                "step they shrink, and can vanish.",
+                (3,),
+            ),
+            (f"And, as we saw, attention computes all {fmt_int(rnn.pairs)} pairs at once.", (4,)),
+            (
+                "An RNN mixes the past through one recurrence; attention chooses, per word, how much of every word "
+                "to mix.",
+                (5,),
+            ),
         )
         fading = [Transform(h, faded(h, s)) for h, s in zip(hops, rnn.signal[rnn.source + 1 :], strict=False)]
-        shown = {1: [Indicate(jump, color=palette.HEAT_LOW)], 2: fading}  # the path; the signal left after each step
-        for n, line in enumerate(lines, start=1):
+        for line, rows in lines:
             self.narrate(line)
-            row = LaggedStart(*(FadeIn(c, shift=LEFT * 0.2) for c in table[3 * n : 3 * n + 3]), lag_ratio=0.4)
-            self.play(row, *shown.get(n, []), run_time=1.5)
+            cells = [c for n in rows for c in table[3 * n : 3 * n + 3]]
+            shown = [Indicate(jump, color=palette.HEAT_LOW), *fading] if 1 in rows else []  # the path, the signal
+            self.play(LaggedStart(*(FadeIn(c, shift=LEFT * 0.2) for c in cells), lag_ratio=0.3), *shown, run_time=2)
         self.wait(1.5)
 
     @staticmethod
