@@ -216,7 +216,8 @@ class WorkCatSat(LessonScene):
             cs.V, row_labels=[f"v({t})" for t in tokens], name="V", color=palette.VALUE, font_size=OUTPUT
         )
         z = LabelledMatrix(cs.output, row_labels=[f"z({t})" for t in tokens], name="Z", font_size=OUTPUT, places=2)
-        product = VGroup(weights_grid(cs, cell=0.9), v_mat, formula("="), z).arrange(RIGHT, buff=0.3)
+        times, equals = formula(r"\cdot"), formula("=")  # α · V = Z: the colour scale between must not read as α
+        product = VGroup(weights_grid(cs, cell=0.9), times, v_mat, equals, z).arrange(RIGHT, buff=0.3)
         zoom = min(1.0, 13.6 / product.width, 3.6 / product.height)
         product.scale(zoom).move_to([0, MIDDLE + 0.6, 0])  # room below for the first row's sum
         return product, zoom
@@ -224,15 +225,17 @@ class WorkCatSat(LessonScene):
     @staticmethod
     def weigh_rows(weights: VGroup, v_mat: LabelledMatrix, weighted: LabelledMatrix) -> list[Animation]:
         """Each weight flies from its cell to the front of its value row's label and "v(t)" slides after it,
-        glyph to like glyph (morphing one number into another garbles the digits)."""
+        glyph to like glyph (morphing one number into another garbles the digits); each value goes to where its
+        scaled value will be written."""
         moves: list[Animation] = [ReplacementTransform(v_mat.brackets, weighted.brackets)]
         for w, old, new in zip(weights, v_mat.row_labels, weighted.row_labels, strict=True):
             times = len(new) - len(old) - 1  # the glyphs of "w × v(t)": w, then ×, then those of "v(t)"
             moves += [
-                ReplacementTransform(w.copy(), new[:times]),
+                ReplacementTransform(w.copy(), new[:times], path_arc=-0.6),  # over the colour scale, not through it
                 FadeIn(new[times]),
                 ReplacementTransform(old, new[times + 1 :]),
             ]
+        moves += [old.animate.move_to(new) for old, new in zip(v_mat.cells, weighted.cells, strict=True)]
         return moves
 
     def build_output(self, cs: CatSat, heat: Heatmap) -> None:
@@ -240,7 +243,7 @@ class WorkCatSat(LessonScene):
         then every other token's row of Z, with α · V = Z drawn whole."""
         tokens, weights, i = cs.tokens, cs.weights[0], 0
         product, zoom = self.product_layout(cs)
-        small, v_mat, equals, z_all = product
+        small, times, v_mat, equals, z_all = product
         self.narrate(f"Finally the output of '{tokens[i]}': every value row, scaled by its weight, added up.")
         v_home = v_mat.copy()  # V again once the first row's sum is done
         # to where the weights are used, whole: a grid rebuilt at another size would melt its labels on the way
@@ -271,7 +274,7 @@ class WorkCatSat(LessonScene):
         self.play(Indicate(z.cells, color=palette.HEAT_LOW, scale_factor=1.0))
         self.wait(2)
         self.play(FadeOut(summary))
-        self.other_outputs(cs, heat, row, (weighted, v_home), (z, z_all), equals)
+        self.other_outputs(cs, heat, row, (weighted, v_home), (z, z_all), VGroup(times, equals))
 
     def sum_columns(self, sums: np.ndarray, weighted: LabelledMatrix, z: LabelledMatrix) -> None:
         """Each column of the weighted rows added up into its entry of ``z``, partial sum by partial sum."""

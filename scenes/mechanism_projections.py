@@ -58,7 +58,9 @@ class SeparateRoles(LessonScene):
         problem = VGroup(
             caption("Without projections, a word asks and answers with one vector.", LEAD, font=SERIF),
             formula(r"x_i \cdot x_j = x_j \cdot x_i", size=DISPLAY),
-            caption("Every score is mirrored, and the layer has no weights of its own to learn.", LEAD, palette.MUTED),
+            caption(
+                "Every score is mirrored, and the layer has no parameters of its own to learn.", LEAD, palette.MUTED
+            ),
             caption("What a word looks for is what it offers.", LEAD, palette.MUTED),
         ).arrange(DOWN, buff=0.25)
         problem.next_to(title, DOWN, buff=0.3)
@@ -84,7 +86,7 @@ class SeparateRoles(LessonScene):
             Card("Key", ["I am a pronoun", "representing the speaker."], palette.KEY, width=4.6, font_size=20),
             Card(
                 "Value",
-                ['I am what "I" passes on', "to the words attending to me."],
+                ["What I pass on", "to the words that attend to me."],
                 palette.VALUE,
                 width=4.6,
                 font_size=20,
@@ -299,7 +301,19 @@ class GeneralizeAttention(LessonScene):
         below = [
             g for g in final[0] if g.get_y() < bar.get_y() and bar.get_left()[0] <= g.get_x() <= bar.get_right()[0]
         ]
-        self.on_words("constant", Create(SurroundingRectangle(VGroup(*below), color=palette.HIGHLIGHT, buff=0.05)))
+        rooted = notation(  # the per-pair formula with the constant named, as in the formula below it
+            formula(
+                r"z_i = \sum_{j=1}^{n} \alpha_{ij}\, v_j",
+                r",\qquad \alpha_{ij} = \mathrm{softmax}_j\, \frac{q_i \cdot k_j}{\sqrt{d_k}}",
+                size=DISPLAY,
+                tex_to_color_map={"q_i": palette.QUERY, "k_j": palette.KEY, "v_j": palette.VALUE},
+            )
+        ).move_to(bridged)
+        self.on_words(
+            "constant",
+            Create(SurroundingRectangle(VGroup(*below), color=palette.HIGHLIGHT, buff=0.05)),
+            TransformMatchingTex(bridged, rooted),
+        )
         self.wait(2)
 
     @staticmethod

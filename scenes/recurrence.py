@@ -87,11 +87,16 @@ class ConnectGlobally(LessonScene):
             ),
         )
         fading = [Transform(h, faded(h, s)) for h, s in zip(hops, rnn.signal[rnn.source + 1 :], strict=False)]
+        shown = {1: [Indicate(jump, color=palette.HEAT_LOW)], 2: fading}  # the path; the signal left after each step
+        cue = {2: "of the signal"}  # a row said within the sentence before it comes as its words are said
         for line, rows in lines:
             self.narrate(line)
-            cells = [c for n in rows for c in table[3 * n : 3 * n + 3]]
-            shown = [Indicate(jump, color=palette.HEAT_LOW), *fading] if 1 in rows else []  # the path, the signal
-            self.play(LaggedStart(*(FadeIn(c, shift=LEFT * 0.2) for c in cells), lag_ratio=0.3), *shown, run_time=2)
+            for n in rows:
+                row = LaggedStart(*(FadeIn(c, shift=LEFT * 0.2) for c in table[3 * n : 3 * n + 3]), lag_ratio=0.3)
+                if n in cue:
+                    self.on_words(cue[n], row, *shown[n], run_time=1.5)
+                else:
+                    self.play(row, *shown.get(n, []), run_time=1.5)
         self.wait(1.5)
 
     @staticmethod

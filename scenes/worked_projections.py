@@ -184,9 +184,10 @@ class ConfigureModel(LessonScene):
         self.play(*(FadeIn(box.cells) for box in heads), FadeIn(heads[0].brace), Write(sizes[2]), run_time=1.5)
         self.narrate(
             "d_model and h are hyperparameters, chosen before training; "
-            "the heads split d_model evenly, so h divides it."
+            "each head gets d_k = d_model / h, so h must divide d_model."
         )
         self.play(*(Indicate(line[0], color=palette.HIGHLIGHT) for line in sizes[:2]))
+        self.on_words("each head gets", Indicate(sizes[2], color=palette.HIGHLIGHT, scale_factor=1.0))  # its d_k
         self.narrate(
             "The head reads all d_model numbers of a token and writes d_v = d_k: as many as it read."
             if one
