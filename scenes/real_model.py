@@ -10,11 +10,13 @@ from manim import (
     DOWN,
     RIGHT,
     UP,
+    BackgroundRectangle,
     Create,
     FadeIn,
     FadeOut,
     Indicate,
     LaggedStart,
+    Mobject,
     ReplacementTransform,
     SurroundingRectangle,
     Text,
@@ -33,6 +35,7 @@ from scenes.kit import (
     notation,
     palette,
 )
+from scenes.kit.base import READ_HOLD
 from scenes.kit.head_grid import HeadGrid
 from scenes.kit.layout import MIDDLE, caption_band, fit_width
 from scenes.kit.numbers import fmt
@@ -115,6 +118,7 @@ class ReadRealAttention(LessonScene):
                 "neighbour of every word, whatever the words are."
             )
             self.play(Create(positional))
+            self.zoom_on(grid, grid.head(p_layer, p_head), sentence.attention[p_layer, p_head], sentence.pieces)
         chosen = grid.head(layer, head)
         frame = SurroundingRectangle(chosen, color=palette.HIGHLIGHT, buff=0.04)
         self.narrate(
@@ -148,6 +152,15 @@ class ReadRealAttention(LessonScene):
         )
         self.play(Indicate(names[0], color=palette.HIGHLIGHT))
         self.play(Indicate(names[1], color=palette.HIGHLIGHT))
+
+    def zoom_on(self, grid: HeadGrid, thumbnail: Mobject, weights: np.ndarray, pieces: Sequence[str]) -> None:
+        """One head of the grid, large and labelled, grown from its thumbnail over the dimmed grid (a cell of a
+        thumbnail is a few pixels: what the head reads is seen only here); then back to its place."""
+        large = pieces_heatmap(weights, pieces, cell=0.5).move_to(grid.body)
+        backdrop = BackgroundRectangle(grid.body, color=palette.BACKGROUND, fill_opacity=0.9, buff=0.1)  # the rest dims
+        self.play(FadeIn(backdrop), FadeIn(large, target_position=thumbnail, scale=0.2), run_time=1.0)
+        self.wait(READ_HOLD)
+        self.play(FadeOut(large, target_position=thumbnail, scale=0.2), FadeOut(backdrop), run_time=0.8)
 
     @staticmethod
     def focus_line(rm: dict, sentence: dict) -> Text:
