@@ -86,9 +86,11 @@ class ShareProjection(LessonScene):
         """W_Q from random entries to the example's, its queries following: what training does."""
         bound = fmt(limit, 0 if float(limit).is_integer() else 2)
         notes = VGroup(
-            caption(f"training starts from random entries, each within ±{bound} at this size", BODY),
+            caption(f"training starts from small random numbers, here between −{bound} and {bound}", BODY),
             caption(
-                "each entry nudged against its gradient, in W<sub>K</sub> and W<sub>V</sub> too", BODY, markup=True
+                "each step: every entry − a small step × its gradient (W<sub>K</sub>, W<sub>V</sub> too)",
+                BODY,
+                markup=True,
             ),
             caption("our toy's entries stand in for that trained result", BODY),
         ).arrange(DOWN, buff=0.15)
@@ -98,8 +100,12 @@ class ShareProjection(LessonScene):
         self.play(*(FadeTransform(a, b) for a, b in zip(learned, random, strict=True)), run_time=1.2)
         self.play(FadeIn(notes[0], shift=UP * 0.1))
         self.narrate("Training nudges every entry against its gradient, in W_K and W_V too.")
-        self.on_words("every entry", Indicate(random[0].get_entries(), color=palette.HIGHLIGHT, scale_factor=1.0))
-        self.on_words("in W_K", FadeIn(notes[1], shift=UP * 0.1))
+        self.on_words(  # the rule of a step as it is said, on the entries it changes
+            "nudges",
+            FadeIn(notes[1], shift=UP * 0.1),
+            Indicate(random[0].get_entries(), color=palette.HIGHLIGHT, scale_factor=1.0),
+            run_time=1.5,
+        )
         self.narrate("Our toy's entries stand in for that trained result.")
         self.play(*(FadeTransform(a, b) for a, b in zip(random, back, strict=True)), FadeIn(notes[2]), run_time=1.2)
 
