@@ -151,9 +151,9 @@ class MaskFuture(LessonScene):
             " so every position learns to predict its next word at once, without peeking."
         )
         self.play(FadeOut(first), FadeOut(last))
-        self.on_words("every position", FadeOut(note), run_time=0.5)
+        self.on_words("whole target", FadeOut(note), run_time=0.5)
         self.play(FadeIn(training), run_time=0.5)
-        self.wait(1.5)
+        self.wait(3)  # read after the voice ends
 
     @staticmethod
     def column_note(lines: tuple[str, ...], left: float, right: float) -> VGroup:
