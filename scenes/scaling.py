@@ -116,6 +116,14 @@ class ExplodeDotProducts(LessonScene):
             LaggedStart(*(FadeIn(n) for n in numbers), lag_ratio=0.3),
             run_time=2.5,
         )
+        why = VGroup(  # the reason, beside the sum it is about
+            caption("each product: variance 1", LABEL, palette.MUTED, font=SERIF),
+            caption("dₖ of them added: variance dₖ", LABEL, palette.MUTED, font=SERIF),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
+        pair = VGroup(rule.copy(), why).arrange(RIGHT, buff=0.6).match_y(rule).set_x(0)  # the rule makes room
+        self.narrate("Why: each product of two entries has variance one, and d_k independent ones add up to d_k.")
+        self.play(rule.animate.move_to(pair[0]), FadeIn(why[0]))
+        self.on_words("add up", FadeIn(why[1]))
         largest = self.largest_score(demo, bars)
         self.narrate(
             f"At d_k = {fmt_int(demo.dimensions[-1])}, scores spread as far as {fmt(demo.max_abs_raw[-1])} from zero: "
