@@ -218,6 +218,17 @@ class MultiplyMatrices(LessonScene):
             FadeOut(line),
             *(FadeIn(result.get_entry(a, b)) for a, b in rest),
         )
+        (n, d), m = r.left.shape, r.transpose.shape[1]
+        shapes = VGroup(
+            formula(rf"({n} \times {d})\,({d} \times {m}) \to {n} \times {m}", size=DISPLAY),
+            caption("the inner sizes must match", BODY, palette.MUTED),
+        ).arrange(RIGHT, buff=0.5)
+        shapes.next_to(row, DOWN, buff=0.3)  # where the worked entry was: the rule the later chapters lean on
+        self.narrate(
+            f"In shapes: {n} by {d} times {d} by {m} gives {n} by {m}. The inner sizes must match.",
+            Write(shapes[0]),
+        )
+        self.on_words("inner sizes", FadeIn(shapes[1]))
         self.finish_narration()
         self.wait(1.0)
 
