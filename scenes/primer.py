@@ -126,13 +126,13 @@ class MultiplyVectors(LessonScene):
             GrowArrow(arrows[1]),
             FadeIn(names),
         )
-        self.narrate(
-            "Its length, by Pythagoras, is the square root of the sum of the squares.",
-            FadeIn(length),
-            FadeIn(length_b),
-        )
+        legs = self.legs(plane, v.a)
+        self.narrate("Its length, by Pythagoras, is the square root of the sum of the squares.")
+        self.on_words("Pythagoras", Create(legs[:2]), FadeIn(legs[2:]), run_time=1.0)
+        self.on_words("square root", FadeIn(length), FadeIn(length_b))
         self.narrate(
             f"The dot product multiplies matching entries, then adds them: {value_tex(v.dot)}.",
+            FadeOut(legs),
             FadeIn(arithmetic, shift=0.1 * DOWN),
         )
         self.narrate(
@@ -146,6 +146,19 @@ class MultiplyVectors(LessonScene):
         self.play(Indicate(VGroup(arrows, lengths), color=palette.HIGHLIGHT, scale_factor=1), run_time=1.2)
         self.finish_narration()
         self.wait(1.0)
+
+    @staticmethod
+    def legs(plane: VectorPlane, a: np.ndarray) -> VGroup:
+        """The right triangle under ``a``: its two entries as legs, dashed and labelled, ``a`` the hypotenuse."""
+        corner = plane.c2p(a[0], 0)
+        across = DashedLine(plane.c2p(0, 0), corner, color=palette.HIGHLIGHT)
+        up = DashedLine(corner, plane.c2p(a[0], a[1]), color=palette.HIGHLIGHT)
+        return VGroup(
+            across,
+            up,
+            formula(value_tex(a[0]), size=FORMULA, color=palette.HIGHLIGHT).next_to(across, DOWN, buff=0.1),
+            formula(value_tex(a[1]), size=FORMULA, color=palette.HIGHLIGHT).next_to(up, RIGHT, buff=0.1),
+        )
 
 
 class MultiplyMatrices(LessonScene):
