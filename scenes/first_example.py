@@ -37,6 +37,7 @@ from scenes.kit import (
     caption,
     formula,
     palette,
+    product_sign,
 )
 from scenes.kit.base import READ_HOLD
 from scenes.kit.layout import GAP, MIDDLE, SUBTITLE_TOP, TOP, fit_width
@@ -216,7 +217,7 @@ class WorkCatSat(LessonScene):
             cs.V, row_labels=[f"v({t})" for t in tokens], name="V", color=palette.VALUE, font_size=OUTPUT
         )
         z = LabelledMatrix(cs.output, row_labels=[f"z({t})" for t in tokens], name="Z", font_size=OUTPUT, places=2)
-        times, equals = formula(r"\cdot"), formula("=")  # α · V = Z: the colour scale between must not read as α
+        times, equals = product_sign(FORMULA), formula("=")  # α · V = Z: the scale between must not read as α
         product = VGroup(weights_grid(cs, cell=0.9), times, v_mat, equals, z).arrange(RIGHT, buff=0.3)
         zoom = min(1.0, 13.6 / product.width, 3.6 / product.height)
         product.scale(zoom).move_to([0, MIDDLE + 0.6, 0])  # room below for the first row's sum

@@ -42,6 +42,7 @@ from scenes.kit import (
     nice_extent,
     notation,
     palette,
+    product_sign,
 )
 from scenes.kit.layout import SUBTITLE_TOP, TOP, below_title, fit_width
 from scenes.kit.motion import give_way
@@ -84,7 +85,7 @@ class MultiplyVectors(LessonScene):
             formula(rf"a = {vector_tex(v.a)}", size=FORMULA), formula(rf"b = {vector_tex(v.b)}", size=FORMULA)
         ).arrange(RIGHT, buff=0.7)
         length = VGroup(
-            notation(formula(r"|a| = \sqrt{a_1^2 + a_2^2}", size=FORMULA)),
+            notation(formula(r"|a| = \sqrt{a[1]^2 + a[2]^2}", size=FORMULA)),
             formula(
                 rf"= \sqrt{{{value_tex(v.squares_a[0])} + {value_tex(v.squares_a[1])}}} = {value_tex(v.norm_a)}",
                 size=FORMULA,
@@ -93,7 +94,7 @@ class MultiplyVectors(LessonScene):
         length_b = formula(rf"|b| = {value_tex(v.norm_b)}", size=FORMULA)
         products = " + ".join(rf"{value_tex(x)} \times {value_tex(y)}" for x, y in zip(v.a, v.b, strict=True))
         arithmetic = VGroup(
-            notation(formula(r"a \cdot b = a_1 b_1 + a_2 b_2", size=FORMULA)),
+            notation(formula(r"a \cdot b = a[1]\,b[1] + a[2]\,b[2]", size=FORMULA)),
             formula(rf"= {products}", size=FORMULA),
             formula(rf"= {' + '.join(value_tex(t) for t in v.terms)} = {value_tex(v.dot)}", size=FORMULA),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.18)
@@ -130,17 +131,10 @@ class MultiplyVectors(LessonScene):
         self.narrate("Its length, by Pythagoras, is the square root of the sum of the squares.")
         self.on_words("Pythagoras", Create(legs[:2]), FadeIn(legs[2:]), run_time=1.0)
         self.on_words("square root", FadeIn(length), FadeIn(length_b))
-        self.narrate(
-            f"The dot product multiplies matching entries, then adds them: {value_tex(v.dot)}.",
-            FadeOut(legs),
-            FadeIn(arithmetic, shift=0.1 * DOWN),
-        )
-        self.narrate(
-            "Geometrically, it is both lengths times the cosine of the angle between the arrows.",
-            Create(angle),
-            FadeIn(theta),
-            FadeIn(geometry, shift=0.1 * DOWN),
-        )
+        self.narrate(f"The dot product multiplies matching entries, then adds them: {value_tex(v.dot)}.")
+        self.play(FadeOut(legs), FadeIn(arithmetic, shift=0.1 * DOWN), run_time=0.8)  # read while it is said
+        self.narrate("Geometrically, it is both lengths times the cosine of the angle between the arrows.")
+        self.play(Create(angle), FadeIn(theta), FadeIn(geometry, shift=0.1 * DOWN), run_time=0.8)
         self.narrate("So the angle counts, and so do the lengths.")
         self.play(Indicate(VGroup(angle, theta, cos), color=palette.HIGHLIGHT, scale_factor=1), run_time=1.2)
         self.play(Indicate(VGroup(arrows, lengths), color=palette.HIGHLIGHT, scale_factor=1), run_time=1.2)
@@ -180,7 +174,7 @@ class MultiplyMatrices(LessonScene):
             name=f"Q K{TRANSPOSE}",
             font_size=MATRIX_DIGITS,
         )
-        times, equals = (notation(formula(tex, size=48)) for tex in (r"\times", "="))
+        times, equals = product_sign(48), notation(formula("=", size=48))  # the lesson's product sign
         row = VGroup(q, times, kt, equals, result).arrange(RIGHT, buff=0.45)
         below_title(row).set_x(0)
         for m in (q, kt, result):
@@ -213,11 +207,10 @@ class MultiplyMatrices(LessonScene):
         frames = VGroup(q.row_frame(i), kt.column_frame(j))
         line = self.entry_line(r).next_to(row, DOWN, buff=0.3)
         entry_frame = result.entry_frame(i, j)
-        self.narrate(
-            "A matrix product takes a row on the left and a column on the right, and dots them.",
-            Create(frames),
-            Write(line),
-        )
+        self.narrate("A matrix product takes a row on the left and a column on the right, and dots them.")
+        self.on_words("a row", Create(frames[0]), run_time=0.6)  # each framed as it is named, then their products
+        self.on_words("a column", Create(frames[1]), run_time=0.6)
+        self.on_words("dots them", Write(line), run_time=1.2)
         self.narrate(
             f"That dot product, {value_tex(r.entry)}, is one entry of the result.",
             TransformFromCopy(line[-1], result.get_entry(i, j)),

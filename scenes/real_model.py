@@ -35,7 +35,6 @@ from scenes.kit import (
     notation,
     palette,
 )
-from scenes.kit.base import READ_HOLD
 from scenes.kit.head_grid import HeadGrid
 from scenes.kit.layout import MIDDLE, caption_band, fit_width
 from scenes.kit.numbers import fmt
@@ -157,9 +156,9 @@ class ReadRealAttention(LessonScene):
         """One head of the grid, large and labelled, grown from its thumbnail over the dimmed grid (a cell of a
         thumbnail is a few pixels: what the head reads is seen only here); then back to its place."""
         large = pieces_heatmap(weights, pieces, cell=0.5).move_to(grid.body)
-        backdrop = BackgroundRectangle(grid.body, color=palette.BACKGROUND, fill_opacity=0.9, buff=0.1)  # the rest dims
+        backdrop = BackgroundRectangle(grid, color=palette.BACKGROUND, fill_opacity=1.0, buff=0.1)  # alone on screen
         self.play(FadeIn(backdrop), FadeIn(large, target_position=thumbnail, scale=0.2), run_time=1.0)
-        self.wait(READ_HOLD)
+        self.finish_narration()  # held while the voice talks about it
         self.play(FadeOut(large, target_position=thumbnail, scale=0.2), FadeOut(backdrop), run_time=0.8)
 
     @staticmethod

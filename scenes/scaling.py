@@ -75,7 +75,9 @@ class ExplodeDotProducts(LessonScene):
         demo = self.values.variance_demo
         title = self.show_title()
         rule = notation(formula(r"q \cdot k = \sum_{m=1}^{d_k} q[m]\, k[m]", size=DISPLAY)).next_to(
-            title, DOWN, buff=0.3
+            title,
+            DOWN,
+            buff=0.15,  # clear of the chart's name under it
         )
         raw, scaled = demo.variance_raw, demo.variance_scaled
         unit = CHART_HEIGHT / raw.max()
@@ -171,7 +173,8 @@ class ExplodeDotProducts(LessonScene):
 
 def entry_strip(entries: np.ndarray, left: float, right: float, y: float) -> VGroup:
     """Random entries as dots over a line from −3 to 3, stacked in columns a fifth wide (a dot plot); ``mean``
-    is a line at their mean and ``gaps`` join each dot to it: the distances whose squares variance averages."""
+    is a line at their mean and ``gaps`` join the top dot of each column to it: the distances whose squares
+    variance averages, one a column."""
 
     def to_x(v: float) -> float:
         return left + (float(np.clip(v, -3, 3)) + 3) / 6 * (right - left)
@@ -187,7 +190,9 @@ def entry_strip(entries: np.ndarray, left: float, right: float, y: float) -> VGr
         stacked[column] = height + 1
         dot = Dot([to_x((column + 0.5) * 0.2), y + 0.2 + 0.26 * height, 0], radius=0.11, color=palette.QUERY)
         dots.add(dot)
-        gaps.add(Line(dot.get_center(), [to_x(mean), dot.get_y(), 0], color=palette.HIGHLIGHT, stroke_width=1.5))
+    tops = {round(d.get_x(), 6): d for d in dots}  # the last dot set in a column is its top one
+    for dot in tops.values():  # one distance per column, from its top dot: all sixty tangled into a grid
+        gaps.add(Line(dot.get_center(), [to_x(mean), dot.get_y(), 0], color=palette.HIGHLIGHT, stroke_width=2))
     top = y + 0.2 + 0.26 * max(stacked.values())
     strip = VGroup(VGroup(line, label), dots)
     strip.line, strip.dots, strip.gaps = VGroup(line, label), dots, gaps

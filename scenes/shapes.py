@@ -16,7 +16,7 @@ from manim import (
     Write,
 )
 
-from scenes.kit import BODY, DISPLAY, FORMULA, READOUT, LessonScene, caption, formula, palette
+from scenes.kit import BODY, DISPLAY, FORMULA, READOUT, LessonScene, caption, formula, palette, product_sign
 from scenes.kit.diagrams import ShapeBlock
 from scenes.kit.layout import caption_band, drawn_to_fit
 from scenes.kit.motion import give_way
@@ -167,7 +167,7 @@ class TrackShapes(LessonScene):
     def product_row(name: str, shapes: str, left: ShapeBlock, right: ShapeBlock, result: ShapeBlock) -> VGroup:
         """The product's formula and shape rule, and below them its blocks (left · right → result)."""
         rules = rule_line(name, shapes)
-        blocks = VGroup(left, formula(r"\cdot", size=READOUT), right, formula(r"\to", size=READOUT), result)
+        blocks = VGroup(left, product_sign(READOUT), right, formula(r"\to", size=READOUT), result)
         blocks.arrange(RIGHT, buff=0.8)
         for block in (left, right, result):
             block.shift((left.cells.get_y() - block.cells.get_y()) * UP)

@@ -40,6 +40,7 @@ from scenes.kit import (
     formula,
     notation,
     palette,
+    product_sign,
 )
 from scenes.kit.base import READ_HOLD
 from scenes.kit.diagrams import EVEN_ARROW
@@ -59,7 +60,7 @@ class ShareProjection(LessonScene):
         x = LabelledMatrix(we.X, row_labels=tokens, name="X", font_size=36, max_rows=ROWS)
         w, random_w = (self.query_matrix(m, "W_{Q}") for m in (head.W_q, we.initial.W_q))
         q, random_q = (self.query_matrix(m, "Q") for m in (head.Q, we.initial.Q))
-        times, equals = formula(r"\cdot", size=DISPLAY), formula("=", size=DISPLAY)  # a matrix product: ·
+        times, equals = product_sign(DISPLAY), formula("=", size=DISPLAY)
         # laid out for the wider random matrices; the learned ones stand in their places
         fit_content(VGroup(x, times, random_w, equals, random_q).arrange(RIGHT, buff=0.45), bottom=-0.9)
         for learned, spot in ((w, random_w), (q, random_q)):

@@ -50,6 +50,7 @@ from scenes.kit import (
     formula,
     notation,
     palette,
+    product_sign,
 )
 from scenes.kit.diagrams import EVEN_ARROW, roadmap, step_names
 from scenes.kit.layout import (
@@ -348,7 +349,7 @@ class MultiplyQueries(LessonScene):
         r_mat = LabelledMatrix(
             result, name=role, color=palette.ROLE[role], font_size=font, max_rows=MAX_ROWS, max_cols=MAX_COLS
         )
-        dot, equals = formula(r"\cdot", size=READOUT), formula("=", size=READOUT)
+        dot, equals = product_sign(READOUT), formula("=", size=READOUT)
         row = [x_mat, dot, w_mat, equals, r_mat]
         group = VGroup(*row).arrange(RIGHT, buff=0.35)
         for mob in (dot, equals):

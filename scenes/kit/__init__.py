@@ -31,6 +31,7 @@ from .text import (
     formula,
     notation,
     number,
+    product_sign,
 )
 from .tokens import MIN_FONT_SIZE, TOKEN_FONT, TokenLabel, TokenRow, stagger
 from .vectors import VectorPlane, nice_extent
@@ -71,6 +72,7 @@ __all__ = [
     "VectorPlane",
     "caption",
     "formula",
+    "product_sign",
     "nice_extent",
     "notation",
     "number",

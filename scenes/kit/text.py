@@ -126,6 +126,11 @@ def formula(*tex: str, size: float = FORMULA, color: ManimColor = palette.TEXT, 
     return MathTex(*tex, font_size=size, color=color, **kwargs)
 
 
+def product_sign(size: float = DISPLAY) -> MathTex:
+    """The matrix product's sign, a centred dot, drawn twice its glyph's size: at its own it read as a full stop."""
+    return formula(r"\cdot", size=size).scale(2.0)
+
+
 def attention_formula(size: float = DISPLAY_LARGE) -> MathTex:
     """softmax(QKᵀ/√d_k)V with Q, K and V in their role colours."""
     return formula(
