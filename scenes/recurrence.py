@@ -75,8 +75,8 @@ class ConnectGlobally(LessonScene):
                 (1, 2),
             ),
             (
-                "To learn, training sends error signals, called gradients, back along the same path: step after "
-                "step they shrink, and can vanish.",
+                "To learn, training sends error signals, called gradients, back along the same path: multiplied "
+                "at every step, they can vanish, or explode.",
                 (3,),
             ),
             (f"And, as we saw, attention computes all {fmt_int(rnn.pairs)} pairs at once.", (4,)),
@@ -111,7 +111,7 @@ class ConnectGlobally(LessonScene):
                 f"{fmt_int(rnn.attention_path_length)} step",
             ),
             ("signal left", fmt(rnn.signal_at_target), "its weight: no fading with distance"),
-            ("gradients back", "shrink step after step: can vanish", "one step: no decay with distance"),
+            ("gradients back", "multiplied at every step: can vanish or explode", "one step: no decay with distance"),
             ("order of work", "one token at a time", f"all {fmt_int(rnn.pairs)} pairs at once"),
             ("mixing words", "one update rule, every step", "weights for each pair of words"),
         )
