@@ -20,6 +20,7 @@ from manim import (
     GrowArrow,
     Indicate,
     LaggedStart,
+    MathTex,
     ReplacementTransform,
     SurroundingRectangle,
     TransformFromCopy,
@@ -168,13 +169,7 @@ class GeneralizeAttention(LessonScene):
         decoder.next_to(context, RIGHT, buff=1.2)  # a visible link between them
         weights = self.converge(states, context)
         query = DashedVMobject(connect(decoder, context, palette.QUERY), num_dashes=8)  # not summed into C(i)
-        rule = notation(
-            formula(
-                r"C(i) = \sum_{j=1}^{n} \alpha_{ij}\, e_j",
-                r",\qquad \alpha_{ij} = \mathrm{softmax}_j\, \mathrm{score}(s_{i-1}, e_j)",
-                size=DISPLAY,
-            )
-        ).next_to(picture, DOWN, buff=0.35)
+        rule = self.weighted_sum("C(i)", "e_j", r"\mathrm{score}(s_{i-1}, e_j)").next_to(picture, DOWN, buff=0.35)
 
         words = self.source_words(we.tokens, states)
         cross = we.variants.cross
@@ -214,13 +209,8 @@ class GeneralizeAttention(LessonScene):
         own = self.sequence("x", "i", gap).move_to(states)
         output = LabelBox(formula("z_i", size=DISPLAY), color=palette.HEAT_LOW, height=BOX_HEIGHT).move_to(context)
         new_heading = caption("Self-attention: the sequence attends to itself", HEADING, font=SERIF).move_to(heading)
-        new_rule = notation(
-            formula(
-                r"z_i = \sum_{j=1}^{n} \alpha_{ij}\, x_j",
-                r",\qquad \alpha_{ij} = \mathrm{softmax}_j\, \frac{x_i \cdot x_j}{\mathrm{const}}",
-                size=DISPLAY,
-            )
-        ).next_to(VGroup(states, words), DOWN, buff=0.3)  # up into the RNN's caption's place: room below
+        new_rule = self.weighted_sum("z_i", "x_j", r"\frac{x_i \cdot x_j}{\mathrm{const}}")
+        new_rule.next_to(VGroup(states, words), DOWN, buff=0.3)  # up into the RNN's caption's place: room below
         self.narrate(
             "Self-attention drops the RNN: each x_i scores every x_j of its own sequence by a dot product, "
             "divided by a constant the lesson chooses later."
@@ -269,14 +259,8 @@ class GeneralizeAttention(LessonScene):
             FadeIn(stack[1]),
             run_time=1.2,
         )
-        bridged = notation(  # the same two formulas, each x in the role it plays
-            formula(
-                r"z_i = \sum_{j=1}^{n} \alpha_{ij}\, v_j",
-                r",\qquad \alpha_{ij} = \mathrm{softmax}_j\, \frac{q_i \cdot k_j}{\mathrm{const}}",
-                size=DISPLAY,
-                tex_to_color_map={"q_i": palette.QUERY, "k_j": palette.KEY, "v_j": palette.VALUE},  # their roles
-            )
-        ).move_to(new_rule)
+        # the same two formulas, each x in the role it plays
+        bridged = self.weighted_sum("z_i", "v_j", r"\frac{q_i \cdot k_j}{\mathrm{const}}", roles=True).move_to(new_rule)
         self.narrate(
             "In the score, x_i becomes q_i and x_j becomes k_j; in the sum, x_j becomes v_j. "
             "And q_i·k_j need not equal q_j·k_i."
@@ -301,20 +285,30 @@ class GeneralizeAttention(LessonScene):
         below = [
             g for g in final[0] if g.get_y() < bar.get_y() and bar.get_left()[0] <= g.get_x() <= bar.get_right()[0]
         ]
-        rooted = notation(  # the per-pair formula with the constant named, as in the formula below it
-            formula(
-                r"z_i = \sum_{j=1}^{n} \alpha_{ij}\, v_j",
-                r",\qquad \alpha_{ij} = \mathrm{softmax}_j\, \frac{q_i \cdot k_j}{\sqrt{d_k}}",
-                size=DISPLAY,
-                tex_to_color_map={"q_i": palette.QUERY, "k_j": palette.KEY, "v_j": palette.VALUE},
-            )
-        ).move_to(bridged)
+        # the per-pair formula with the constant named, as in the formula below it
+        rooted = self.weighted_sum("z_i", "v_j", r"\frac{q_i \cdot k_j}{\sqrt{d_k}}", roles=True).move_to(bridged)
         self.on_words(
             "constant",
             Create(SurroundingRectangle(VGroup(*below), color=palette.HIGHLIGHT, buff=0.05)),
             TransformMatchingTex(bridged, rooted),
         )
         self.wait(2)
+
+    @staticmethod
+    def weighted_sum(total: str, term: str, score: str, roles: bool = False) -> MathTex:
+        """``total`` = Σⱼ αᵢⱼ ``term``, αᵢⱼ = softmaxⱼ ``score``: the rule at each stage, RNN to Transformer, in
+        two parts (TransformMatchingTex matches them); with ``roles``, q, k and v in their roles' colours."""
+        colours = (
+            {"tex_to_color_map": {"q_i": palette.QUERY, "k_j": palette.KEY, "v_j": palette.VALUE}} if roles else {}
+        )
+        return notation(
+            formula(
+                rf"{total} = \sum_{{j=1}}^{{n}} \alpha_{{ij}}\, {term}",
+                rf",\qquad \alpha_{{ij}} = \mathrm{{softmax}}_j\, {score}",
+                size=DISPLAY,
+                **colours,
+            )
+        )
 
     @staticmethod
     def stacked(own: VGroup) -> VGroup:
