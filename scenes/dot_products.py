@@ -49,6 +49,7 @@ from scenes.kit import (
     palette,
 )
 from scenes.kit.base import READ_HOLD
+from scenes.kit.clearance import beside_clear_of
 from scenes.kit.layout import GAP, MAX_ROWS, SUBTITLE_TOP, TOP, below_title, fit_width, grow_within, token_matrix
 from scenes.kit.meaning_map import place_label
 from scenes.kit.numbers import fmt
@@ -108,17 +109,18 @@ class AlignDotProducts(LessonScene):
         plane.set_y((TOP - note.height - NOTE_BUFF + chips.get_top()[1] + CHIPS_BUFF) / 2)  # centred in its room
         fit_width(note, plane.width).next_to(plane, UP, buff=NOTE_BUFF).align_to(plane, LEFT)
         query = plane.polar_arrow(head.query_norms[0], 0.0, palette.QUERY)
-        q_name = TokenRow([f"q: {tokens[0]}"], font_size=28, color=palette.QUERY)
-        q_name.next_to(query.get_start(), DOWN + LEFT, buff=0.1)  # below the axis; the keys crowd round its tip
-        self.narrate(f"A score asks: how well does the query of '{tokens[0]}' line up with each key?")
-        self.add(plane)  # invisible: it only places the arrows
-        self.play(FadeIn(note), GrowArrow(query), FadeIn(q_name))
         keys = VGroup(
             *(
                 plane.polar_arrow(head.key_norms[j], head.qk_angles[0, j], palette.KEY).set_opacity(KEY_DIM)
                 for j in range(len(tokens))
             )
         )
+        q_name = TokenRow([f"q: {tokens[0]}"], font_size=28, color=palette.QUERY)
+        sides = (DOWN + LEFT, UP + LEFT, LEFT, DOWN, UP, DOWN + RIGHT, UP + RIGHT)  # the keys' tips crowd the right
+        beside_clear_of(q_name, query.get_start(), keys, sides, buffs=(0.1, 0.3, 0.6))
+        self.narrate(f"A score asks: how well does the query of '{tokens[0]}' line up with each key?")
+        self.add(plane)  # invisible: it only places the arrows
+        self.play(FadeIn(note), GrowArrow(query), FadeIn(q_name))
         named = range(len(tokens)) if len(tokens) <= NAMED_KEYS else {best, closest}
         names = self.key_names(keys, tokens, named, [query, q_name])
         grow = [AnimationGroup(GrowArrow(k), FadeIn(n)) for k, n in zip(keys, names, strict=True)]

@@ -40,6 +40,7 @@ from manim import (
 from attention_math import LessonValues, compute, load_example
 from attention_math.example import ROOT
 from scenes import framing
+from scenes.collisions import Mark, collision_problems, mark_of
 from scenes.kit.base import EXAMPLE_ENV
 from scenes.legibility import Measure, legibility_problems, measure
 from scenes.lesson import LESSON, Entry
@@ -72,6 +73,7 @@ class Shown:
     font_size: float | None
     notation: bool
     measure: Measure | None = None  # cap height and label row (scenes.legibility)
+    order: int = 0  # drawing order among the snapshot's texts and marks
 
 
 @dataclass
@@ -79,6 +81,7 @@ class Snapshot:
     step: int
     call: str
     shown: list[Shown] = field(default_factory=list)
+    marks: list[Mark] = field(default_factory=list)  # pictures, arrows, opaque shapes (scenes.collisions)
     narration: list[str] = field(default_factory=list)  # subtitles added up to this step
     said: list[str] = field(default_factory=list)  # the same sentences as the voice reads them
     frame: framing.Frame | None = None  # the screen after a play: timing, figure box (scenes.framing)
@@ -123,14 +126,26 @@ def _describe(m: Mobject, notation: bool) -> Shown:
     return Shown(text, (left, bottom, right, top), numbers, getattr(m, "font_size", None), notation, measure(m))
 
 
-def _collect(m: Mobject, notation: bool, out: list[Shown]) -> None:
+def _collect(m: Mobject, notation: bool, snap: Snapshot) -> None:
     notation = notation or getattr(m, "audit_notation", False)
+    order = len(snap.shown) + len(snap.marks)
     if _is_text(m):
         if _visible(m):
-            out.append(_describe(m, notation))
+            snap.shown.append(dataclasses.replace(_describe(m, notation), order=order))
         return
+    if mark := mark_of(m, order):
+        snap.marks.append(mark)
+        if mark.kind != "cover":
+            return
     for sub in m.submobjects:
-        _collect(sub, notation, out)
+        _collect(sub, notation, snap)
+
+
+def screen(mobjects: list[Mobject], snap: Snapshot) -> Snapshot:
+    """``snap`` with the texts and marks of ``mobjects``, in the order Cairo draws them."""
+    for mob in mobjects:
+        _collect(mob, False, snap)
+    return snap
 
 
 def load_scene_class(entry: Entry) -> type:
@@ -186,10 +201,9 @@ def probe(entry: Entry, example: str | Path | None = None) -> list[Snapshot]:
                     flashed = framing.flashes(scene, args) if call == "play" else ()
                     result = method(*args, **kwargs)
                     snap = Snapshot(len(snapshots), call, narration=list(narration), said=list(scene.said))
+                    screen(scene.mobjects, snap)
                     if call == "play":  # a wait is recorded through the play it makes
                         snap.frame = framing.after(scene, call, args, start, first, flashed)
-                    for mob in scene.mobjects:
-                        _collect(mob, False, snap.shown)
                     snapshots.append(snap)
                     return result
 
@@ -220,7 +234,8 @@ def probe(entry: Entry, example: str | Path | None = None) -> list[Snapshot]:
 
 
 def layout_problems(snapshots: list[Snapshot]) -> list[str]:
-    """Text outside the frame, overlapping text, text too small for 480p, label rows off one line."""
+    """Text outside the frame, overlapping text, text on pictures or under arrows, text too small for
+    480p, label rows off one line."""
     half_w, half_h = config.frame_width / 2, config.frame_height / 2
     problems = []
     for snap in snapshots:
@@ -241,7 +256,7 @@ def layout_problems(snapshots: list[Snapshot]) -> list[str]:
                 dy = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1])
                 if dx > OVERLAP_TOLERANCE and dy > OVERLAP_TOLERANCE:
                     problems.append(f"{where}: {a.text!r} overlaps {b.text!r}")
-    return problems + legibility_problems(snapshots)
+    return problems + collision_problems(snapshots) + legibility_problems(snapshots)
 
 
 def computed_numbers(values: object) -> np.ndarray:

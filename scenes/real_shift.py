@@ -9,13 +9,11 @@ from manim import (
     DOWN,
     LEFT,
     RIGHT,
-    TAU,
     UP,
     Animation,
     Arrow,
     Circle,
     Create,
-    CurvedArrow,
     FadeIn,
     FadeOut,
     GrowArrow,
@@ -49,10 +47,11 @@ from scenes.kit import (
     notation,
     palette,
 )
+from scenes.kit.clearance import crosses
 from scenes.kit.cosine_plane import CosinePlane
 from scenes.kit.diagrams import ModelFlow
 from scenes.kit.layout import MIDDLE, SUBTITLE_TOP, TOP, grow_within
-from scenes.kit.meaning_map import WordMark, along, cluster_color, clusters_said, place_label
+from scenes.kit.meaning_map import MOVE_STYLE, WordMark, along, bowed_pairs, cluster_color, clusters_said, place_label
 from scenes.kit.motion import give_way
 from scenes.kit.shift_table import ShiftTable
 
@@ -358,23 +357,19 @@ class TraceRealShift(LessonScene):
         return VGroup(arrow, label)
 
     def move_arrow(self, start: np.ndarray, end: np.ndarray, color: ManimColor) -> tuple[VMobject, list[Animation]]:
-        """A move, straight; where an earlier move runs the same way, the two bow apart (the earlier one redrawn),
-        so they never read as one path through both dots. Returns the arrow and the earlier one's redrawing."""
-        straight = Arrow(start, end, buff=0, color=color, stroke_width=3, tip_length=0.15)
+        """A move, straight; where an earlier move runs the same way, the two bow (the earlier one redrawn), so they
+        never read as one path through both dots, and clear of the labels. Returns the arrow and the redrawing."""
         for earlier in (m[0] for m in self.shown_moves):
-            other = earlier.get_end() - earlier.get_start()
-            way = end - start
+            other, way = earlier.get_end() - earlier.get_start(), end - start
             cos = np.dot(way, other) / (np.linalg.norm(way) * np.linalg.norm(other) + 1e-9)
             if cos > np.cos(np.radians(SAME_WAY_DEGREES)):
-                turn = other[0] * way[1] - other[1] * way[0]  # which side of the earlier move this one lies
-                bend = TAU / 12 * (1 if turn >= 0 else -1)
-                style = {"stroke_width": 3, "tip_length": 0.15}
-                ends = earlier.get_start(), earlier.get_end()
-                apart = CurvedArrow(*ends, angle=-bend, color=earlier.get_color(), **style)
+                labels = [m for m in self.obstacles if isinstance(m, Text)]
+                pairs = bowed_pairs(start, end, earlier, color)
+                new, apart = next((pair for pair in pairs if not crosses(pair, labels)), pairs[0])
                 shade = earlier.get_stroke_opacity()  # as dim as it is now
                 apart.set_stroke(opacity=shade).get_tip().set_fill(opacity=shade).set_stroke(opacity=shade)
-                return CurvedArrow(start, end, angle=bend, color=color, **style), [Transform(earlier, apart)]
-        return straight, []
+                return new, [Transform(earlier, apart)]
+        return Arrow(start, end, buff=0, color=color, **MOVE_STYLE), []
 
     def show_sentence(self, rm: dict, k: int, zoom: VGroup, table: ShiftTable) -> None:
         sentence, zoomed, alone = rm.sentences[k], zoom[0], zoom[2]

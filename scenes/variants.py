@@ -333,11 +333,12 @@ class ShuffleTokens(LessonScene):
         self.play(FadeIn(after))
         pairs = [(before.get_row(old), after.get_row_label(new)) for new, old in enumerate(s.order)]
         edge = before.get_brackets().get_right()[0] + 0.15  # from outside the bracket, not through the digits
+        drawn = [(row, label) for row, label in pairs if len(row) and label is not None]  # rows drawn in both
+        end = min(label.get_left()[0] for _, label in drawn) - 0.12  # short of the longest label: through none
         arrows = VGroup(
             *(
-                Arrow([edge, row.get_y(), 0], label.get_left(), buff=0.12, color=palette.MUTED, stroke_width=4)
-                for row, label in pairs
-                if len(row) and label is not None  # rows drawn in both
+                Arrow([edge, row.get_y(), 0], [end, label.get_y(), 0], buff=0, color=palette.MUTED, stroke_width=4)
+                for row, label in drawn
             )
         )
         self.narrate("Every word gets exactly the same output as before: only its place has moved.")

@@ -12,9 +12,12 @@ from __future__ import annotations
 import numpy as np
 from manim import (
     DOWN,
+    DR,
     LEFT,
     RIGHT,
     UP,
+    UR,
+    Arrow,
     Create,
     FadeIn,
     FadeOut,
@@ -42,6 +45,7 @@ from scenes.kit import (
     palette,
     token_cell,
 )
+from scenes.kit.clearance import beside_clear_of
 from scenes.kit.layout import (
     MAX_COLS,
     MAX_ROWS,
@@ -126,7 +130,9 @@ class SumValues(LessonScene):
         )
         if plane:
             out = plane.arrow(head.output[i], palette.TEXT)
-            name = TokenRow([f"output of {tokens[i]}"], font_size=24).next_to(out.get_end(), RIGHT, buff=0.1)
+            name = TokenRow([f"output of {tokens[i]}"], font_size=24)
+            drawn = [m for m in (*scenery.get_family(), *arrows, out) if isinstance(m, Arrow)]  # the faint values too
+            beside_clear_of(name, out.get_end(), drawn, (RIGHT, UR, DR, UP, DOWN, LEFT), buffs=(0.1, 0.3))
             scenery.add(out, name)
             self.play(GrowArrow(out), FadeIn(name))
         self.play(Indicate(current, color=palette.HEAT_LOW))

@@ -11,16 +11,19 @@ from manim import (
     DR,
     LEFT,
     RIGHT,
+    TAU,
     UL,
     UP,
     UR,
     Circle,
+    CurvedArrow,
     DashedLine,
     Dot,
     ManimColor,
     Mobject,
     Rectangle,
     VGroup,
+    VMobject,
 )
 
 from . import palette
@@ -43,6 +46,7 @@ LABEL_DIRECTIONS = (DOWN, UP, RIGHT, LEFT, DR, UR, DL, UL)
 REGION_MARGIN = 0.45  # how far a cluster's region reaches beyond its farthest word
 NUMBER_SCALE = 1.0  # numbers are set in the labels' font now (was 1.25 for TeX digits)
 RING = 0.17  # radius of a cluster's centre ring
+MOVE_STYLE = {"stroke_width": 3, "tip_length": 0.15}  # an arrow from a word's place to where it moved
 
 
 def cluster_color(name: str) -> ManimColor:
@@ -250,3 +254,22 @@ class MeaningMap(VGroup):
                     break
             group.add(VGroup(line, number))
         return group
+
+
+def bowed_pairs(
+    start: np.ndarray, end: np.ndarray, earlier: VMobject, color: ManimColor
+) -> list[tuple[VMobject, VMobject]]:
+    """Ways to draw a move running the same way as ``earlier``, each as (the move, ``earlier`` redrawn): bowed apart;
+    else both bowed to one side, the longer one farther out (nested, so they never cross), on either side."""
+    ends = earlier.get_start(), earlier.get_end()
+    other, way = ends[1] - ends[0], end - start
+    turn = other[0] * way[1] - other[1] * way[0]  # which side of the earlier move this one lies
+    bend = TAU / 12 * (1 if turn >= 0 else -1)
+    longer = np.linalg.norm(way) > np.linalg.norm(other)
+
+    def pair(new_bend: float, old_bend: float) -> tuple[VMobject, VMobject]:
+        move = CurvedArrow(start, end, angle=new_bend, color=color, **MOVE_STYLE)
+        return move, CurvedArrow(*ends, angle=old_bend, color=earlier.get_color(), **MOVE_STYLE)
+
+    nested = [(side * (2 if longer else 1), side * (1 if longer else 2)) for side in (bend, -bend)]
+    return [pair(bend, -bend), *(pair(*bends) for bends in nested)]
