@@ -23,6 +23,7 @@ SATURATED = 0.99  # a top softmax weight from here on is called saturated (its g
 SAME = 0.005  # weights closer than this print the same at two decimals
 EVEN = 0.15  # a row of weights whose largest and smallest differ by no more than this is almost even
 CLOSE = 0.2  # outputs this much closer together than the values they blend are called close
+PARKED = 0.5  # a head giving the special pieces more than this share of a word's attention parks it there
 FLAT = 0.05  # a row standard deviation below this is all but flat: layer norm's epsilon keeps it from 1
 
 
@@ -256,6 +257,25 @@ def alone_leaning(focus: str, cosines: dict[str, float]) -> Claim:
     )
 
 
+def parked(focus: str, shares: Array) -> Claim:
+    """How many heads give most of ``focus``'s attention to the model's special pieces; ``shares``: that share per
+    (layer, head). ``about``: the (layer, head) that gives them the most."""
+    shares = np.asarray(shares, dtype=float)
+    count, total = int((shares > PARKED).sum()), shares.size
+    about = tuple(int(i) for i in np.unravel_index(np.argmax(shares), shares.shape))
+    if count == 0:
+        return Claim(
+            f"In no head does '{focus}' give more than half its attention to the special pieces.", False, about
+        )
+    many = f"all {total}" if count == total else f"{count} of the {total}"
+    return Claim(
+        f"In {many} heads, '{focus}' gives more than half its attention to the special pieces: "
+        "a learned way of looking at nothing.",
+        True,
+        about,
+    )
+
+
 def normalized(spread: Array) -> Claim:
     """What layer norm leaves in every row: mean 0, and standard deviation 1 unless a row's numbers were nearly
     equal (layer norm's epsilon, added to the variance, then keeps it below 1). ``spread``: each row's."""
@@ -306,4 +326,5 @@ def lesson_claims(values: LessonValues) -> dict[str, list[Claim]]:
         fallen = both_fall(rm.focus, rm.alone.cosines, cosines)
         decides = context_decides(rm.focus, rm.hidden_size, cosines)
         claims["real-shift"] = [alone_leaning(rm.focus, rm.alone.cosines), *moves, fallen, decides]
+        claims["real-attention"] = [parked(rm.focus, rm.sentences[0].special_shares)]
     return claims

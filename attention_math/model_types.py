@@ -67,7 +67,8 @@ class RealSentence:
     positional: tuple[int, int] | None  # (layer, head) that reads a fixed neighbour most plainly, if one does
     featured_row: Array
     featured_strongest: int
-    special_share: float
+    special_share: float  # of the focus word's attention, to [CLS] and [SEP]: averaged over every layer and head
+    special_shares: Array  # the same share in each head, layers × heads
 
 
 @dataclass(frozen=True)

@@ -106,6 +106,7 @@ def _sentence(s: dict[str, Any]) -> RealSentence:
     layer, head = featured_head(attention, focus_pieces, context)
     row = attention[layer, head, focus_pieces].mean(axis=0)
     specials = [i for i in range(len(pieces)) if i not in context and i not in focus_pieces]
+    shares = attention[:, :, focus_pieces][..., specials].sum(axis=-1).mean(axis=-1)  # layers × heads
     return RealSentence(
         text=s["text"],
         pieces=pieces,
@@ -119,7 +120,8 @@ def _sentence(s: dict[str, Any]) -> RealSentence:
         positional=positional_head(attention, focus_pieces, context),
         featured_row=row,
         featured_strongest=context[int(np.argmax(row[context]))],
-        special_share=float(attention[:, :, focus_pieces][..., specials].sum(axis=-1).mean()),
+        special_share=float(shares.mean()),
+        special_shares=shares,
     )
 
 

@@ -8,22 +8,22 @@ from collections.abc import Sequence
 import numpy as np
 from manim import (
     DOWN,
+    LEFT,
     RIGHT,
     UP,
-    BackgroundRectangle,
     Create,
     FadeIn,
     FadeOut,
+    Group,
     Indicate,
     LaggedStart,
-    Mobject,
     ReplacementTransform,
     SurroundingRectangle,
     Text,
     VGroup,
 )
 
-from attention_math.claims import toy_match
+from attention_math.claims import PARKED, parked, toy_match
 from scenes.kit import (
     CELL,
     HERO,
@@ -45,6 +45,11 @@ def model_line(rm: dict) -> VGroup:
     name = notation(caption(f"{rm.model}", CELL, palette.MUTED))
     size = caption(f"{rm.layers} layers × {rm.heads} heads · {rm.hidden_size}-dimensional states", CELL, palette.MUTED)
     return VGroup(name, size).arrange(RIGHT, buff=0.35)
+
+
+def parks(sentence: dict, at: tuple[int, ...]) -> bool:
+    """Whether head ``at`` (layer, head) gives most of the focus word's attention to the special pieces."""
+    return bool(sentence.special_shares[at] > PARKED)
 
 
 def pieces_heatmap(weights: np.ndarray, pieces: Sequence[str], cell: float) -> Heatmap:
@@ -100,10 +105,15 @@ class ReadRealAttention(LessonScene):
             LABEL,
         )
         fit_width(share, 13).next_to(grid, DOWN, buff=0.25)
-        self.narrate("Many heads park most of their weight on the special pieces: a learned way of looking at nothing.")
-        self.play(FadeIn(share))
-        self.finish_narration()
-        self.play(FadeOut(share))
+        claim = parked(rm.focus, sentence.special_shares)
+        self.narrate(claim.text)
+        others = [grid.head(*at) for at in np.ndindex(*sentence.special_shares.shape) if not parks(sentence, at)]
+        self.play(FadeIn(share), *(m.animate.set_opacity(0.25) for m in others))  # the heads that park stay bright
+        top = sentence.special_shares[claim.about]  # the head that parks the most: its [CLS] and [SEP] columns, named
+        gives = (f"“{rm.focus}” gives {fmt(top)}", "to [CLS] and [SEP]")
+        weights = sentence.attention[claim.about]
+        self.zoom_on(grid, claim.about, weights, sentence.pieces, *gives, rows=sentence.focus_pieces)
+        self.play(FadeOut(share), *(m.animate.set_opacity(1) for m in others))
         return grid
 
     def compare_with_toy(self, rm: dict, we: dict, sentence: dict, grid: HeadGrid, keep: VGroup) -> None:
@@ -117,7 +127,8 @@ class ReadRealAttention(LessonScene):
                 "neighbour of every word, whatever the words are."
             )
             self.play(Create(positional))
-            self.zoom_on(grid, grid.head(p_layer, p_head), sentence.attention[p_layer, p_head], sentence.pieces)
+            weights = sentence.attention[p_layer, p_head]
+            self.zoom_on(grid, sentence.positional, weights, sentence.pieces, behind=(positional,))
         chosen = grid.head(layer, head)
         frame = SurroundingRectangle(chosen, color=palette.HIGHLIGHT, buff=0.04)
         self.narrate(
@@ -152,14 +163,30 @@ class ReadRealAttention(LessonScene):
         self.play(Indicate(names[0], color=palette.HIGHLIGHT))
         self.play(Indicate(names[1], color=palette.HIGHLIGHT))
 
-    def zoom_on(self, grid: HeadGrid, thumbnail: Mobject, weights: np.ndarray, pieces: Sequence[str]) -> None:
-        """One head of the grid, large and labelled, grown from its thumbnail over the dimmed grid (a cell of a
-        thumbnail is a few pixels: what the head reads is seen only here); then back to its place."""
+    def zoom_on(
+        self,
+        grid: HeadGrid,
+        at: tuple[int, ...],
+        weights: np.ndarray,
+        pieces: Sequence[str],
+        *lines: str,
+        rows=(),
+        behind=(),
+    ) -> None:
+        """Head ``at`` (layer, head) of the grid, large, its pieces named, ``rows`` framed and ``lines`` beside it,
+        grown from its thumbnail in the place of the grid and ``behind`` (a cell of a thumbnail is a few pixels: what
+        the head reads is seen only here); then back to its place."""
+        thumbnail = grid.head(*at)
         large = pieces_heatmap(weights, pieces, cell=0.5).move_to(grid.body)
-        backdrop = BackgroundRectangle(grid, color=palette.BACKGROUND, fill_opacity=1.0, buff=0.1)  # alone on screen
-        self.play(FadeIn(backdrop), FadeIn(large, target_position=thumbnail, scale=0.2), run_time=1.0)
+        large.add(*(SurroundingRectangle(large.get_row(r), color=palette.QUERY, buff=0.03) for r in rows))
+        name = [notation(caption(f"layer {at[0] + 1}, head {at[1] + 1}", LABEL, palette.MUTED))]
+        beside = VGroup(*name, *(caption(line, LABEL) for line in lines)).arrange(DOWN, aligned_edge=RIGHT)
+        beside.next_to(large, LEFT, buff=0.5)
+        grown = FadeIn(large, target_position=thumbnail, scale=0.2)
+        hidden = Group(grid, *behind)  # the grid, and what marks it
+        self.play(FadeOut(hidden), grown, FadeIn(beside), run_time=1.0)  # alone on screen
         self.finish_narration()  # held while the voice talks about it
-        self.play(FadeOut(large, target_position=thumbnail, scale=0.2), FadeOut(backdrop), run_time=0.8)
+        self.play(FadeOut(large, target_position=thumbnail, scale=0.2), FadeOut(beside), FadeIn(hidden), run_time=0.8)
 
     @staticmethod
     def focus_line(rm: dict, sentence: dict) -> Text:

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from attention_math import DEFAULT_EXAMPLE, load_example
-from attention_math.claims import alike_outputs, lesson_claims, normalized, toy_match
+from attention_math.claims import alike_outputs, lesson_claims, normalized, parked, toy_match
 from attention_math.new_example import build
 from attention_math.values import compute
 
@@ -296,3 +296,28 @@ def test_alike_outputs_is_said_of_the_default_head_1_only():
     assert [c.text.split(":")[0] for c in claims_of["weighted-sum"]] == ["The rows are close together"]
     we = compute(load_example(DEFAULT_EXAMPLE)).worked_example
     assert alike_outputs(we.heads[1].weights, we.heads[1].V, we.heads[1].output) is None
+
+
+def test_the_heads_said_to_park_on_the_special_pieces_are_counted_from_the_attention():
+    values = compute(load_example(DEFAULT_EXAMPLE))
+    rm = values.real_model
+    s = rm.sentences[0]
+    specials = [i for i, p in enumerate(s.pieces) if p in ("[CLS]", "[SEP]")]
+    a = s.attention
+    share = {  # per head: what the focus word's pieces give [CLS] and [SEP], on average, worked out here
+        (lay, h): np.mean([a[lay, h, i, specials].sum() for i in s.focus_pieces])
+        for lay in range(a.shape[0])
+        for h in range(a.shape[1])
+    }
+    said = lesson_claims(values)["real-attention"][0]
+    count, total = map(int, re.search(r"In (\d+) of the (\d+) heads", said.text).groups())
+    assert (count, total) == (sum(v > 0.5 for v in share.values()), len(share))
+    assert share[said.about] == pytest.approx(max(share.values()))
+
+
+def test_no_head_is_said_to_park_where_none_gives_the_special_pieces_half():
+    shares = np.full((2, 3), 0.5)
+    assert parked("apple", shares).text.startswith("In no head")
+    shares[1, 2] = 0.51
+    assert parked("apple", shares).text.startswith("In 1 of the 6 heads") and parked("apple", shares).about == (1, 2)
+    assert parked("apple", np.ones((2, 3))).text.startswith("In all 6 heads")
