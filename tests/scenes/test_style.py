@@ -206,12 +206,9 @@ def test_inter_is_installed():
 
 
 def snapshot_of(*mobjects):
-    from scenes.probe import Snapshot, _collect
+    from scenes.probe import Snapshot, screen
 
-    snap = Snapshot(0, "play")
-    for mob in mobjects:
-        _collect(mob, False, snap.shown)
-    return [snap]
+    return [screen(list(mobjects), Snapshot(0, "play"))]
 
 
 def test_the_layout_check_finds_small_glyphs_and_staggered_labels():
