@@ -194,6 +194,7 @@ def probe(entry: Entry, example: str | Path | None = None) -> list[Snapshot]:
             tempconfig(dry_run_config(media)),
         ):
             scene = cls()
+            scene.renderer._original_skipping_status = True  # a dry run still draws every frame: skip them
 
             def recording(method, call):
                 def wrapper(*args, **kwargs):
