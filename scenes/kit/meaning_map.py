@@ -46,6 +46,7 @@ LABEL_DIRECTIONS = (DOWN, UP, RIGHT, LEFT, DR, UR, DL, UL)
 REGION_MARGIN = 0.45  # how far a cluster's region reaches beyond its farthest word
 NUMBER_SCALE = 1.0  # numbers are set in the labels' font now (was 1.25 for TeX digits)
 RING = 0.17  # radius of a cluster's centre ring
+DOT_ROOM = 3.0  # a label keeps this many dot radii from another word's dot centre ("cherry • grape" read as one)
 MOVE_STYLE = {"stroke_width": 3, "tip_length": 0.15}  # an arrow from a word's place to where it moved
 
 
@@ -185,8 +186,9 @@ class MeaningMap(VGroup):
         found += [r.title for r in self.regions.values()]
         found += [self.plane.x_axis, self.plane.y_axis]  # a word on an axis ("apple" at x = 0) labelled beside it
         for mark in self.marks.values():
-            if mark is not exclude:
-                found += [mark.dot, mark.label] if mark.placed else [mark.dot]
+            if mark is not exclude:  # another word's dot with room round it: a label beside it would read as its
+                room = mark.dot.copy().scale(DOT_ROOM)
+                found += [room, mark.label] if mark.placed else [room]
         return found
 
     def _register(self, word: str, color: ManimColor, at: Sequence[float] | None = None) -> WordMark:
