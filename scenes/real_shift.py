@@ -54,6 +54,7 @@ from scenes.kit.layout import MIDDLE, SUBTITLE_TOP, TOP, grow_within
 from scenes.kit.meaning_map import MOVE_STYLE, WordMark, along, bowed_pairs, cluster_color, clusters_said, place_label
 from scenes.kit.motion import give_way
 from scenes.kit.shift_table import ShiftTable
+from scenes.kit.tokens import stacked
 
 SAME_WAY_DEGREES = 10.0  # two moves this close in direction: the later one is bent, else it runs along the first
 MORAL_INDENT = 0.45  # the closing lines start under the sentences, not level with the plot's "closer to" label
@@ -293,13 +294,15 @@ class TraceRealShift(LessonScene):
     @staticmethod
     def cluster_columns(rm: dict) -> VGroup:
         """Each meaning's words in its colour, under its name; under them, their centre, with an arrow from them."""
-        columns = VGroup(
-            *(
-                VGroup(
-                    caption(name, TITLE, cluster_color(name)), *(caption(w, BODY, cluster_color(name)) for w in words)
-                ).arrange(DOWN, buff=0.15)
-                for name, words in rm.cluster_words.items()
+
+        def column(name: str, words: list[str]) -> VGroup:
+            lines = [caption(w, BODY, cluster_color(name)) for w in words]
+            return VGroup(
+                caption(name, TITLE, cluster_color(name)), stacked(lines, max(w.height for w in lines) + 0.15)
             )
+
+        columns = VGroup(
+            *(column(name, words).arrange(DOWN, buff=0.15) for name, words in rm.cluster_words.items())
         ).arrange(RIGHT, buff=1.2, aligned_edge=UP)
         centres = VGroup(  # under each column, its centre: one vector, the average of the words above
             *(

@@ -145,6 +145,15 @@ def baseline(label: Mobject) -> float:
     return float(min(sitting)) if sitting else float(label.get_bottom()[1])
 
 
+def stacked(lines: Sequence[Mobject], pitch: float) -> VGroup:
+    """``lines`` one under another, their baselines ``pitch`` apart: an even column, where arranging by boxes lets a
+    descender ("grape") push the next line down."""
+    first = baseline(lines[0])
+    for i, line in enumerate(lines):
+        line.shift((first - i * pitch - baseline(line)) * UP)
+    return VGroup(*lines)
+
+
 #: characters that do not sit on the baseline (descenders, raised marks)
 OFF_LINE = set("gjpqyQ,;_()[]{}|/@$'\"`^*~°")
 

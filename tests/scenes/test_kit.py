@@ -194,3 +194,15 @@ def test_the_cosine_planes_scale_marks_stand_at_their_values():
         assert (label.get_x() if below else label.get_y()) == pytest.approx(
             plane.c2p(v, v)[0] if below else plane.c2p(v, v)[1], abs=0.01
         )
+
+
+def test_stacked_lines_stand_on_evenly_spaced_baselines_whatever_their_descenders():
+    from scenes.kit.tokens import TokenLabel, stacked
+
+    words = ["banana", "grape", "cherry", "tablet"]  # a descender in the middle ones: boxes of other heights
+    column = stacked([TokenLabel(w) for w in words], pitch=0.5)
+    sitting = [w.index(c) for w, c in zip(words, "arht", strict=True)]  # a glyph on the line in each word
+    feet = [label[i].get_bottom()[1] for label, i in zip(column, sitting, strict=True)]
+    assert np.allclose(np.diff(feet), -0.5, atol=0.01)
+    boxes = [label.get_bottom()[1] for label in column]
+    assert not np.allclose(np.diff(boxes), np.diff(boxes)[0], atol=0.01)  # arranging by boxes would be uneven
