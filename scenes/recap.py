@@ -78,7 +78,7 @@ class RecapSteps(LessonScene):
             ),
             (
                 names[1],
-                r"Q = XW_{Q}",
+                r"XW_{Q},\ XW_{K},\ XW_{V}",  # all three, as the voice names them
                 (("n", T), ("d_k", d_k)),
                 "",
                 (palette.QUERY, palette.KEY, palette.VALUE),  # Q, K and V: three of this shape
@@ -145,10 +145,12 @@ class RecapSteps(LessonScene):
             self.narrate(line)
             self.play(row.animate.set_opacity(1), run_time=0.8)
         box = SurroundingRectangle(rows[1:6], color=palette.MUTED, buff=BOX_BUFF)  # steps 2–6: one head
-        whose = "" if we.W_O is not None else "full block: "  # our example's row 7 has no W_O: say whose it is
+        output = formula(rf"\text{{output}} = {JOINED}\, W_{{O}}", size=FORMULA)
+        if we.W_O is None:  # our example's row 7 has no W_O: say whose it is, in words
+            output = VGroup(caption("full block:", BODY), output).arrange(RIGHT, buff=0.2)
         layer = VGroup(
             formula(r"Z = \mathrm{softmax}\!\left(\frac{QK^{T}}{\sqrt{d_k}}\right) V", size=FORMULA),
-            formula(rf"\text{{{whose}output}} = {JOINED}\, W_{{O}}", size=FORMULA),
+            output,
             formula(r"\mathrm{Norm}(X + \text{output})", size=FORMULA),
         )
         room = title.get_bottom()[1] - rows.get_top()[1] - 2 * TITLE_GAP  # the legend's place: its shapes are read
@@ -204,7 +206,7 @@ class RecapSteps(LessonScene):
     @staticmethod
     def align_columns(rows: VGroup) -> None:
         """Line up number, name, formula and shape in four columns; the drawn shapes centred in a fifth."""
-        starts = [-6.4, -5.9, -2.0, 1.1]
+        starts = [-6.4, -5.9, -2.55, 1.35]  # the formulas start just past the longest name
         for row in rows:
             for part, x in zip(row, starts, strict=False):
                 part.set_x(x, direction=LEFT)
