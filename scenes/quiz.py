@@ -135,7 +135,7 @@ class QuizAttention(LessonScene):
 def place_beside(picture: VGroup, reply: VGroup, question: VGroup) -> None:
     """``picture`` right of ``reply``, below ``question``, as large as that room allows (its text no larger than
     the answer's), its middle level with the answer's where the room lets it."""
-    width = 7.1 - 0.3 - (reply.get_right()[0] + PICTURE_GAP)  # clear of the frame's right edge
+    width = 7.1 - 0.5 - (reply.get_right()[0] + PICTURE_GAP)  # well clear of the frame's right edge
     top, bottom = question.get_bottom()[1] - PICTURE_GAP, SUBTITLE_TOP + GAP
     picture.scale(min(width / picture.width, (top - bottom) / picture.height, MAX_GROWTH))
     picture.next_to(reply, RIGHT, buff=PICTURE_GAP).set_y(reply.get_y())
@@ -161,7 +161,7 @@ def roles(names: str) -> VGroup:
 def self_and_cross() -> VGroup:
     """One sequence feeding Q, K and V; right of it, the decoder feeding Q and the encoder K and V."""
     one, decoder, encoder = dots(4), dots(3), dots(4)
-    VGroup(one, VGroup(decoder, encoder).arrange(RIGHT, buff=0.7)).arrange(RIGHT, buff=1.2)
+    VGroup(one, VGroup(decoder, encoder).arrange(RIGHT, buff=0.5)).arrange(RIGHT, buff=0.9)
     qkv, q, kv = roles("QKV"), roles("Q"), roles("KV")
     for feeds, rows in ((qkv, one), (q, decoder), (kv, encoder)):
         feeds.next_to(rows, DOWN, buff=0.9)
