@@ -98,7 +98,11 @@ class UnpackFormula(LessonScene):
         formula.scale(HERO_SCALE).move_to(UP * 0.3)  # alone, large, with room above and below for its braces
         self.narrate("Self-attention is one formula: softmax of QKᵀ over √d_k, times V.")
         self.play(Write(formula), run_time=2)
-        self.wait(1)
+        top, bottom = fraction_parts(formula)  # each part lit as the voice reads it out
+        self.on_words("QKᵀ over", Indicate(top, color=palette.HIGHLIGHT, scale_factor=1.1))
+        self.on_words("√dₖ", Indicate(bottom, color=palette.HIGHLIGHT, scale_factor=1.1))
+        self.on_words("times V", Indicate(formula[0][-1], color=palette.HIGHLIGHT))  # its last glyph
+        self.finish_narration()
         self.name_parts(formula, home)
 
         self.narrate("Think of every word of 'I ate an apple' as a user of a small search engine.")

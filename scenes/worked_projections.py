@@ -294,6 +294,9 @@ class IntroduceProjections(LessonScene):
         )
         self.play(*(FadeIn(mat.get_frame()) for mat in mats))  # the opening frame: the three matrices' frames
         self.play(LaggedStart(*(mat.fill_in() for mat in mats), lag_ratio=0.4), run_time=2.5)  # ... filled at once
+        learned = (Indicate(mat.get_entries(), color=palette.HIGHLIGHT, scale_factor=1.05) for mat in mats)
+        self.on_words("which training learns", LaggedStart(*learned, lag_ratio=0.3), run_time=1.5)  # their numbers
+        self.finish_narration()
         focus = None
         for mat, note, text in zip(mats, notes, say, strict=True):
             self.narrate(text)
