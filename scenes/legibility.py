@@ -33,6 +33,8 @@ DESCEND = set("gjpqyQJ,;_()[]{}|/@$")
 # TeX "0" at size 100 is 0.714 tall)
 CAP_PER_SIZE = {"text": 0.0101, "tex": 0.00714}
 SCRIPT = 0.7  # TeX sets a subscript or superscript at 70 % of its formula's size: the smallest glyphs read
+FONT_SCRIPT = 0.6  # the fonts' own script glyphs (ₖ, ᵀ, <sub>): measured 8.9 px at 480p beside a 13.5 px "d"
+UNICODE_SCRIPT = re.compile("[ₖᵢⱼᵥₘₙ₀₁₂₃₄₅₆₇₈₉₋ᵀ²³]")
 CODE_SUBSCRIPT = re.compile(r"[A-Za-z]_[A-Za-z0-9{]")  # "d_k", "W_q", "d_model"
 
 
@@ -62,13 +64,25 @@ def _cap_height(m: Mobject, chars: str, turned: bool) -> float | None:
     if chars and len(chars) == len(glyphs):
         tall = [g.width if turned else g.height for c, g in zip(chars, glyphs, strict=True) if c in TALL]
         if tall:
-            return float(min(tall))
+            return float(min(tall)) * _script_scale(m)
     size = getattr(m, "font_size", None)
     if size is None:
         return None
     kind = "tex" if isinstance(m, SingleStringMathTex) or (isinstance(m, DecimalNumber) and not chars) else "text"
     scripts = isinstance(m, SingleStringMathTex) and bool(re.search(r"[_^]", m.tex_string))
-    return float(size) * CAP_PER_SIZE[kind] * (SCRIPT if scripts else 1.0)
+    return float(size) * CAP_PER_SIZE[kind] * (SCRIPT if scripts else _script_scale(m))
+
+
+def _script_scale(m: Mobject) -> float:
+    """The smallest size a text's letters are drawn at, per unit of its own: a Unicode sub- or superscript ("dₖ") or
+    a Pango <sub>/<sup> at the font's ~60 %, a ``size='80%'`` span at 80 %, else 1."""
+    if (own := getattr(m, "script_scale", None)) is not None:  # a LessonText draws its scripts itself
+        return float(own)
+    text = str(getattr(m, "original_text", getattr(m, "text", "")))
+    scales = [float(p) / 100 for p in re.findall(r"size='(\d+)%'", text)]
+    if UNICODE_SCRIPT.search(text) or re.search(r"<su[bp]>", text):
+        scales.append(FONT_SCRIPT)
+    return min([1.0, *scales])
 
 
 def _baseline(m: Mobject, chars: str) -> float:
@@ -92,7 +106,8 @@ def measure(m: Mobject) -> Measure:
         line=_baseline(m, chars),
         bottom=float(m.get_bottom()[1]),
         top=float(m.get_top()[1]),
-        code=isinstance(m, Text | MarkupText) and bool(CODE_SUBSCRIPT.search(str(getattr(m, "text", "")))),
+        code=isinstance(m, Text | MarkupText)
+        and bool(CODE_SUBSCRIPT.search(re.sub(r"<[^>]+>", "", str(getattr(m, "text", ""))))),  # not in tags
     )
 
 

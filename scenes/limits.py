@@ -184,7 +184,7 @@ class GrowQuadratically(LessonScene):
         """Real sequence lengths: comparisons and the memory of one attention matrix (the grids move aside)."""
         header = [
             caption("tokens n", LABEL, palette.MUTED, font=SERIF),
-            notation(caption("comparisons n²", LABEL, palette.MUTED, font=SERIF)),
+            notation(caption("comparisons n²", BODY, palette.MUTED, font=SERIF)),
             caption(f"memory, {fmt_int(cost.bytes_per_weight)} bytes each", LABEL, palette.MUTED, font=SERIF),
         ]
         last = len(cost.sequence_lengths) - 1

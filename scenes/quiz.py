@@ -108,7 +108,7 @@ class QuizAttention(LessonScene):
         }
         lines = answer.format(**colours).split("\n")
         reply = VGroup(*(caption(line, ANSWER, font=SERIF, markup=True) for line in lines))
-        reply.arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+        reply.arrange(DOWN, aligned_edge=LEFT, buff=0.12)  # a raised ² makes its line taller
         reply.next_to(card, DOWN, buff=1.0, aligned_edge=LEFT)  # where the clock stood
         whole = VGroup(card, reply)  # one left edge for every question: the answers never jump sideways
         whole.move_to(UP * MIDDLE).to_edge(LEFT, buff=0.6)

@@ -165,7 +165,9 @@ class ReadGaps(LessonScene):
         for head, cell in zip(heads, raw[1:], strict=True):  # on one line, above the tallest chart
             head.move_to([cell.get_x(), max(c.get_top()[1] for c in raw[1:]) + 0.3, 0])
         source = caption(  # not the worked example: the scaling example's own query and keys
-            f"the scaling example: one query, {fmt_int(len(sd.raw))} keys, dₖ = {fmt_int(sd.d_k)}", LABEL, palette.MUTED
+            f"the scaling example: one query, {fmt_int(len(sd.raw))} keys of {fmt_int(sd.d_k)} numbers",
+            LABEL,
+            palette.MUTED,
         ).next_to(heads, UP, buff=0.35)
         figure = VGroup(source, heads, raw, scaled)
         rule = self.two_keys_rule() if len(sd.raw) == 2 else VGroup()
@@ -354,7 +356,8 @@ class SeparateCosine(LessonScene):
         start, end = key.get_start(), key.get_end()
         across = np.array([-(end - start)[1], (end - start)[0], 0]) / np.linalg.norm(end - start)
         old = key.copy().set_opacity(0.45).shift(across * 0.22)
-        return VGroup(old, caption("k before", LABEL, palette.KEY).set_opacity(0.7).next_to(old.get_end(), LEFT, 0.1))
+        name = caption("k before", LABEL, palette.KEY).set_opacity(0.7)
+        return VGroup(old, name.next_to(old.point_from_proportion(0.5), across, buff=0.15))  # by its middle
 
     @staticmethod
     def picture(al: Alignment) -> VGroup:

@@ -242,7 +242,7 @@ class HeadSplit(VGroup):
         # first under its own head, then edge to edge
         self.outputs = VGroup(*(self.output_of(s).set_y(below) for s in self.slots))
         self.attends = caption(  # the two rows are not one thing copied: attention lies between them
-            f"↓ each head's attention, softmax(QKᵀ/√dₖ)V: an output of dᵥ = {model.d_k} numbers ↓", BODY, palette.MUTED
+            f"↓ each head's attention: an output of {model.d_k} numbers ↓", BODY, palette.MUTED
         ).move_to((self.slots.get_bottom() + self.outputs.get_top()) / 2)
         self.joined = VGroup(*(self.widened(o, piece, x) for o, x in zip(self.outputs, self.joined_xs(), strict=True)))
         self.brace = Brace(self.joined, DOWN, buff=0.1, color=palette.MUTED)

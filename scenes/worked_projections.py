@@ -150,9 +150,9 @@ class ConfigureModel(LessonScene):
         outputs = VGroup(*(cell.copy() for box in heads for cell in box.cells)).arrange(RIGHT, buff=0)
         outputs.next_to(heads, DOWN, buff=0.8).match_x(vector.cells)
         again = caption(
-            f"the head writes dᵥ = dₖ = {d_k} numbers"
+            f"the head writes {d_k} numbers"
             if one
-            else f"each head writes dᵥ = dₖ = {d_k}: side by side, {d_model} numbers again",
+            else f"each head writes {d_k} numbers: side by side, {d_model} again",
             LABEL,
             palette.MUTED,
         )

@@ -27,7 +27,7 @@ from manim import ManimColor, MarkupText, MathTex, Mobject, Text
 
 from . import palette
 from .numbers import Number
-from .tokens import MIN_FONT_SIZE, TOKEN_FONT, LessonText
+from .tokens import MIN_FONT_SIZE, TOKEN_FONT, LessonText, with_scripts
 
 # --- the family: one for titles, sentences, labels, tokens and plain numbers ---
 FONT = TOKEN_FONT
@@ -102,6 +102,8 @@ def caption(
     >>> caption("rows are queries").font
     'Inter'
     """
+    if markup:  # LessonText draws its own scripts readable (with_scripts)
+        text = with_scripts(text, size)
     kind = MarkupText if markup else LessonText
     return kind(text, font=font, font_size=size, color=color, **kwargs)
 

@@ -273,3 +273,20 @@ def test_a_sentence_sits_on_one_baseline():
     row = TokenRow(["I", "love", "apple", "phones"])
     assert np.ptp([baseline(t) for t in row.submobjects]) < 1e-6
     assert row.get_token(2).get_bottom()[1] < row.get_token(1).get_bottom()[1] - 0.02  # the p hangs below
+
+
+def test_a_unicode_subscript_is_measured_at_its_own_size_and_caption_draws_it_readable():
+    from manim import MarkupText, Text
+
+    from scenes.legibility import legibility_problems
+
+    font = {"font": "Inter", "font_size": text.LABEL}
+    raw = Text("dₖ and QKᵀ", **font)  # the font's own script glyphs: about 8 px at 480p
+    assert any("px < 10" in p for p in legibility_problems(snapshot_of(raw)))
+    assert any("px < 10" in p for p in legibility_problems(snapshot_of(MarkupText("W<sub>Q</sub>", **font))))
+    drawn = text.caption("dₖ and QKᵀ, W<sub>Q</sub>", text.LABEL, markup=True)
+    assert isinstance(drawn, MarkupText) and "<sub>" not in drawn.original_text
+    for shown in (drawn, text.caption("dₖ and QKᵀ", text.LABEL)):  # markup, and plain text (a LessonText)
+        assert legibility_problems(snapshot_of(shown)) == []
+        k = shown[1]  # "d", then the subscript k: its own glyph, measured here
+        assert k.height * 480 / 8 >= MIN_GLYPH_PX and k.get_bottom()[1] < shown[0].get_bottom()[1]  # readable, lowered
