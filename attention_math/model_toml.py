@@ -95,7 +95,7 @@ def semantic_shift(lesson: Lesson) -> list[str]:
         "# Places: every word's vector read alone, on the axis from one cluster's centre to the other's",
         "# and the largest remaining spread. The shift's weights are head "
         f"{heads}'s (fitted to MiniLM's layer {lesson.heads[-1].layer + 1}, head {lesson.heads[-1].head + 1}).",
-        "# Clusters named fruit and tech are drawn purple and blue, any other name in grey.",
+        "# Clusters named fruit and tech are drawn pink and violet, any other name in grey.",
         "[semantic_shift]",
         f"head = {heads}",
         "",

@@ -220,7 +220,7 @@ def semantic_shift(words: list[str], focus: str, rng: random.Random) -> list[str
         *(f"{toml_key(w)} = {row(list(p))}" for w, p in placeholders.items()),
         "",
         "# Two or more groups of the words above. The lesson draws clusters named fruit and tech in their",
-        "# own colours (purple and blue) and any other name in grey: rename them once you change the words.",
+        "# own colours (pink and violet) and any other name in grey: rename them once you change the words.",
         "[semantic_shift.clusters]",
         *(f"{toml_key(name)} = {string_list(list(c))}" for name, c in CLUSTERS.items()),
         "",

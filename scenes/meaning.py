@@ -254,7 +254,7 @@ class ShiftMeaning(LessonScene):
         return f"{listed} {rows} of numbers, as X's words did."
 
     def sentence(self, case: ShiftCase, title, head: int) -> tuple[TokenRow, VGroup, Mobject]:
-        """The tokens under the title (the focus word lit: blue is the tech cluster), each one's weight under it,
+        """The tokens under the title (the focus word lit: violet is the tech cluster), each one's weight under it,
         named as the head's where the row leaves room on its left."""
         row = TokenRow(case.tokens, font_size=32, spacing=0.45).next_to(title, DOWN, buff=0.3)
         row.get_token(case.focus).set_color(palette.HIGHLIGHT)

@@ -19,6 +19,7 @@ from manim import (
     GrowArrow,
     Indicate,
     LaggedStart,
+    Line,
     ManimColor,
     MoveToTarget,
     Rectangle,
@@ -342,7 +343,10 @@ class TraceRealShift(LessonScene):
         start = np.array(self.point_of(rm.alone))
         moves = [np.array(self.point_of(s)) - start for s in rm.sentences]
         away = -np.append(sum(m / (np.linalg.norm(m) + 1e-9) for m in moves), 0)  # the label opposite the arrows
-        alone = mark(cosines.c2p(*start), f"{rm.focus} (alone)", palette.TEXT, self.obstacles, away)
+        ends = [cosines.c2p(*self.point_of(s)) for s in rm.sentences]  # the moves to come: the label keeps off them
+        paths = [p for end in ends for p in along(Line(cosines.c2p(*start), end))]
+        alone = mark(cosines.c2p(*start), f"{rm.focus} (alone)", palette.TEXT, [*self.obstacles, *paths], away)
+        self.obstacles += [alone.dot, alone.label]
         self.play(FadeIn(alone))
         return VGroup(cosines, cosines.frame, alone)
 

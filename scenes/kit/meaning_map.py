@@ -10,6 +10,7 @@ from manim import (
     DOWN,
     DR,
     LEFT,
+    ORIGIN,
     RIGHT,
     TAU,
     UL,
@@ -32,7 +33,7 @@ from .tokens import TokenLabel
 from .vectors import VectorPlane, nice_extent
 
 CLUSTER_COLORS = {"fruit": palette.FRUIT, "tech": palette.TECH}
-COLOUR_WORDS = {"fruit": "pink", "tech": "blue"}  # how the narration names them
+COLOUR_WORDS = {"fruit": "pink", "tech": "violet"}  # how the narration names them
 
 
 def clusters_said(names: Sequence[str]) -> str:
@@ -51,7 +52,7 @@ MOVE_STYLE = {"stroke_width": 3, "tip_length": 0.15}  # an arrow from a word's p
 
 
 def cluster_color(name: str) -> ManimColor:
-    """The role colour of a cluster (fruit purple, tech blue; any other cluster muted)."""
+    """The role colour of a cluster (fruit pink, tech violet; any other cluster muted)."""
     return CLUSTER_COLORS.get(name, palette.MUTED)
 
 
@@ -79,11 +80,18 @@ def place_label(label: Mobject, dot: Mobject, obstacles: Iterable[Mobject], away
     sides = LABEL_DIRECTIONS
     if away is not None:
         sides = sorted(sides, key=lambda d: -float(np.dot(d, away)) / np.linalg.norm(d))
-    for direction in sides:
-        label.next_to(dot, direction, buff=0.08)
-        if not any(overlaps(label, other) for other in obstacles):
-            return label
-    return label.next_to(dot, sides[0], buff=0.08)
+    # then a long label slid off centre: above or below running to one side, beside raised or lowered by half
+    slid = [(d, edge, 0) for d in (UP, DOWN) for edge in (LEFT, RIGHT)] + [
+        (d, ORIGIN, lift) for d in (LEFT, RIGHT) for lift in (1, -1)
+    ]
+    candidates = [*((d, ORIGIN, 0) for d in sides), *slid]
+
+    def put(place: tuple[np.ndarray, np.ndarray, int]) -> Mobject:
+        direction, edge, lift = place
+        return label.next_to(dot, direction, buff=0.08, aligned_edge=edge).shift(lift * label.height / 2 * UP)
+
+    best = min(candidates, key=lambda place: sum(overlaps(put(place), other) for other in obstacles))
+    return put(best)  # the first clear place; where none is, the one touching the fewest
 
 
 def place_clear(

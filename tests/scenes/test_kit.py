@@ -177,7 +177,7 @@ def test_drawn_to_fit_draws_smaller_until_the_drawing_fits_and_stops_at_its_floo
 def test_clusters_are_named_by_colour_only_when_they_have_their_own():
     from scenes.kit.meaning_map import clusters_said
 
-    assert clusters_said(["fruit", "tech"]) == "fruit in pink, tech in blue"
+    assert clusters_said(["fruit", "tech"]) == "fruit in pink, tech in violet"
     assert clusters_said(["river", "money"]) == "the river words and the money words"  # both drawn grey
 
 
