@@ -100,7 +100,7 @@ class CombineHeads(LessonScene):
             self.play(*([] if n == 1 else [FadeIn(own)]), FadeIn(name), FadeIn(weights), run_time=0.8)
             pair = self.beside_head_1(heads, tokens, n)  # "differently": than head 1, shown beside it
             leaving = VGroup(own, name, weights, *([rule] if n == 1 else []))  # the rule, once: gone, it stays gone
-            self.on_words("differently", give_way(leaving, FadeIn(pair)), run_time=0.9)
+            self.on_words("weighs", give_way(leaving, FadeIn(pair)), run_time=0.9)  # there while "differently" is said
             self.finish_narration()
             self.wait(READ_HOLD)
             leaving = VGroup(pair)

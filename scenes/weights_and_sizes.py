@@ -24,7 +24,6 @@ from manim import (
     ReplacementTransform,
     SurroundingRectangle,
     VGroup,
-    Write,
 )
 
 from attention_math.model_types import ModelSize
@@ -180,11 +179,11 @@ class CompareSizes(LessonScene):
         self.on_words(
             "its W_Q",
             FadeIn(split.feeds[0][0]),  # the brace round all the numbers: the arrow comes with what it writes
-            Write(split.reads),
+            FadeIn(split.reads),  # whole at once: written out, it was half there while the voice had moved on
             *(Indicate(row[k], color=palette.HIGHLIGHT) for k in (1, 3)),
-            run_time=1.5,
+            run_time=1.0,
         )
-        self.on_words("writes", GrowArrow(split.feeds[0][1]), FadeIn(split.slots[0], shift=DOWN * 0.2))
+        self.on_words("reads all", GrowArrow(split.feeds[0][1]), FadeIn(split.slots[0], shift=DOWN * 0.2))
         self.finish_narration()
         self.wait(READ_HOLD)
         self.narrate(
