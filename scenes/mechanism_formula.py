@@ -166,7 +166,7 @@ class UnpackFormula(LessonScene):
                 caption("scaled", LEAD),
                 notation(caption("dₖ: the number of entries in a query or key", LABEL, palette.MUTED)),
             )
-            .arrange(DOWN, buff=0.08)
+            .arrange(DOWN, buff=0.16)  # two lines, not one run together
             .next_to(scaled, DOWN, buff=0.1),
         )
         name = caption("scaled dot-product attention", PROMINENT, font=SERIF).to_edge(DOWN, buff=1.0)
