@@ -201,8 +201,12 @@ class SumTrainContext(LessonScene):
         fit_content(figure, width=12.4, bottom=CAPTION_TOP)  # as large as the frame allows, the caption band free
         vectors = LabelledMatrix(ts.embeddings, name="X", font_size=26).scale(figure.width / grown)  # rows xⱼ
         vectors.move_to(terms, aligned_edge=UP)
-        times = formula(r"\times", size=FORMULA).move_to(VGroup(weights.cells, vectors.cells))  # row by row
-        times.set_x((weights.get_right()[0] + vectors.get_left()[0]) / 2)
+        # a × on every row, each row by its own weight: one × read as a matrix product, whose sizes clash
+        middle = (weights.get_right()[0] + vectors.get_left()[0]) / 2
+        rows = [j for j in range(len(tokens)) if weights.is_shown(j, 0)]
+        times = VGroup(
+            *(formula(r"\times", size=FORMULA).move_to([middle, weights.get_entry(j, 0).get_y(), 0]) for j in rows)
+        )
         self.narrate(f"Now finish what '{tokens[f]}' reads: its weights, and each word's vector.")
         self.play(FadeIn(weights), FadeIn(vectors))  # the two factors side by side from the first frame
         self.on_words("each word's vector", Indicate(vectors.get_name(), color=palette.HIGHLIGHT))
