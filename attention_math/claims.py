@@ -261,7 +261,7 @@ def parked(focus: str, shares: Array) -> Claim:
     """How many heads give most of ``focus``'s attention to the model's special pieces; ``shares``: that share per
     (layer, head). ``about``: the (layer, head) that gives them the most."""
     shares = np.asarray(shares, dtype=float)
-    count, total = int((shares > PARKED).sum()), shares.size
+    count, total = int((shares > PARKED).sum()), shares.size  # RealSentence.parking_heads, for the screen
     about = tuple(int(i) for i in np.unravel_index(np.argmax(shares), shares.shape))
     if count == 0:
         return Claim(

@@ -99,9 +99,11 @@ class ReadRealAttention(LessonScene):
             FadeIn(grid.layer_labels), FadeIn(grid.head_labels), FadeIn(grid.heads_title), FadeIn(grid.color_scale)
         )
         self.play(LaggedStart(*(FadeIn(row) for row in grid.body), lag_ratio=0.25, run_time=2.5))
+        parking = sentence.parking_heads  # what the voice counts, written: the heads that park stay bright
         share = caption(  # at label size: the columns themselves show where [CLS] and [SEP] are
-            f"averaged over all {rm.head_count} heads, “{rm.focus}” gives {fmt(sentence.special_share)} "
-            "of its attention to [CLS] and [SEP]",
+            f"bright: the {parking} of {rm.head_count} heads where “{rm.focus}” gives [CLS] and [SEP] more than half"
+            if parking
+            else f"no head gives [CLS] and [SEP] more than half of “{rm.focus}”'s attention",
             LABEL,
         )
         fit_width(share, 13).next_to(grid, DOWN, buff=0.25)

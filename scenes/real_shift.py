@@ -117,8 +117,8 @@ class TraceRealShift(LessonScene):
         fallen = both_fall(rm.focus, rm.alone.cosines, cosines)
         self.narrate(fallen.text)
         if fallen.holds:  # the sentences that fell away from every centre, pointed at as they are counted; why
-            lit = [shaded(self.shown_moves[k], 1.0) for k in fallen.about]
-            self.on_words("sentences", *lit, *(Indicate(self.shown_moves[k][0]) for k in fallen.about))
+            lit = [shaded(move, 1.0 if k in fallen.about else 0.35) for k, move in enumerate(self.shown_moves)]
+            self.on_words("sentences", *lit)  # the ones counted lit, the others dim (an Indicate with them undid it)
             self.narrate(
                 "Why: the centres come from words read alone; read inside a sentence, a word can point away from both."
             )

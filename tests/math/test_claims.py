@@ -312,6 +312,7 @@ def test_the_heads_said_to_park_on_the_special_pieces_are_counted_from_the_atten
     said = lesson_claims(values)["real-attention"][0]
     count, total = map(int, re.search(r"In (\d+) of the (\d+) heads", said.text).groups())
     assert (count, total) == (sum(v > 0.5 for v in share.values()), len(share))
+    assert s.parking_heads == count  # the number the screen writes
     assert share[said.about] == pytest.approx(max(share.values()))
 
 
