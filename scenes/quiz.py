@@ -51,7 +51,7 @@ QUIZ = [
         "What is the computational complexity\nof self-attention?",
         "<span fgcolor='{heat}'>O(n²·d<sub>model</sub>)</span> for the scores, n the length:\n"
         "QKᵀ compares all n × n pairs in every head,\n"
-        "each a dot product dₖ long; h · dₖ = d<sub>model</sub>.\n"
+        "each a dot product dₖ long (h · dₖ = d<sub>model</sub>).\n"
         "Projections add O(n·d<sub>model</sub>²):\nthe n² term wins for long inputs.",
         "Order n squared times d model for the scores, every pair of tokens compared in every head; "
         "the projections add order n times d model squared.",
