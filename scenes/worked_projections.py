@@ -190,9 +190,9 @@ class ConfigureModel(LessonScene):
         self.play(*(Indicate(line[0], color=palette.HIGHLIGHT) for line in sizes[:2]))
         self.on_words("each head gets", Indicate(sizes[2], color=palette.HIGHLIGHT, scale_factor=1.0))  # its d_k
         self.narrate(
-            "The head reads all d_model numbers of a token and writes d_v = d_k: as many as it read."
+            "The head reads all d_model numbers of a token and writes d_k: as many as it read."
             if one
-            else "Each head reads all d_model numbers of a token but writes only d_v = d_k: "
+            else "Each head reads all d_model numbers of a token but writes only d_k: "
             "side by side, the heads' outputs fill d_model again."
         )
         self.on_words("reads all", Indicate(arrows, color=palette.HIGHLIGHT, scale_factor=1.0), run_time=1)
