@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from manim import DecimalNumber, MarkupText, Mobject, SingleStringMathTex, Text
 
-from scenes.kit.tokens import single_glyph
+from scenes.kit.tokens import SCRIPT_RUN, single_glyph
 
 MIN_GLYPH_PX = 10.0  # least cap height, in pixels at 480p
 PX_PER_UNIT = 480 / 8.0  # a 480p frame is 480 px for manim's 8 units of frame height
@@ -34,7 +34,6 @@ DESCEND = set("gjpqyQJ,;_()[]{}|/@$")
 CAP_PER_SIZE = {"text": 0.0101, "tex": 0.00714}
 SCRIPT = 0.7  # TeX sets a subscript or superscript at 70 % of its formula's size: the smallest glyphs read
 FONT_SCRIPT = 0.6  # the fonts' own script glyphs (ₖ, ᵀ, <sub>): measured 8.9 px at 480p beside a 13.5 px "d"
-UNICODE_SCRIPT = re.compile("[ₖᵢⱼᵥₘₙ₀₁₂₃₄₅₆₇₈₉₋ᵀ²³]")
 CODE_SUBSCRIPT = re.compile(r"[A-Za-z]_[A-Za-z0-9{]")  # "d_k", "W_q", "d_model"
 
 
@@ -75,12 +74,12 @@ def _cap_height(m: Mobject, chars: str, turned: bool) -> float | None:
 
 def _script_scale(m: Mobject) -> float:
     """The smallest size a text's letters are drawn at, per unit of its own: a Unicode sub- or superscript ("dₖ") or
-    a Pango <sub>/<sup> at the font's ~60 %, a ``size='80%'`` span at 80 %, else 1."""
+    a Pango <sub>/<sup> at the font's ~60 %, a ``size='85%'`` span (kit.tokens.with_scripts) at 85 %, else 1."""
     if (own := getattr(m, "script_scale", None)) is not None:  # a LessonText draws its scripts itself
         return float(own)
     text = str(getattr(m, "original_text", getattr(m, "text", "")))
     scales = [float(p) / 100 for p in re.findall(r"size='(\d+)%'", text)]
-    if UNICODE_SCRIPT.search(text) or re.search(r"<su[bp]>", text):
+    if SCRIPT_RUN.search(text) or re.search(r"<su[bp]>", text):
         scales.append(FONT_SCRIPT)
     return min([1.0, *scales])
 

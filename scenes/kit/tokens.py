@@ -33,7 +33,7 @@ SCRIPT_SIZE = 85  # percent of the line's size: a subscript keeps a cap height o
 SUB_DROP = 0.09  # a subscript's drop below the baseline, per unit of font size (Pango's own barely lowers it)
 SUBSCRIPTS = dict(zip("ₖᵢⱼᵥₘₙ₀₁₂₃₄₅₆₇₈₉₋", "kijvmn0123456789−", strict=True))
 SUPERSCRIPTS = dict(zip("ᵀ²³", "T23", strict=True))
-_SCRIPT_RUN = re.compile(f"[{''.join(SUBSCRIPTS)}]+|[{''.join(SUPERSCRIPTS)}]+")
+SCRIPT_RUN = re.compile(f"[{''.join(SUBSCRIPTS)}]+|[{''.join(SUPERSCRIPTS)}]+")
 _SCRIPT_TAG = re.compile(r"<(sub|sup)>(.*?)</\1>")
 
 
@@ -52,7 +52,7 @@ def with_scripts(markup: str, size: float) -> str:
         return span("".join((SUBSCRIPTS if sub else SUPERSCRIPTS)[c] for c in run), sub)
 
     markup = _SCRIPT_TAG.sub(lambda m: span(m.group(2), m.group(1) == "sub"), markup)
-    return _SCRIPT_RUN.sub(unicode_run, markup)
+    return SCRIPT_RUN.sub(unicode_run, markup)
 
 
 class LessonText(Text):
@@ -66,7 +66,7 @@ class LessonText(Text):
     @property
     def script_scale(self) -> float:
         """The size its sub- and superscripts are drawn at, per unit of its own (1 without any)."""
-        return SCRIPT_SIZE / 100 if _SCRIPT_RUN.search(self.text) else 1.0
+        return SCRIPT_SIZE / 100 if SCRIPT_RUN.search(self.text) else 1.0
 
     def _through_markup(self) -> bool:  # or scripts: drawn through markup too, readable (with_scripts)
         one_style = not (self.t2c or self.t2f or self.t2s or self.t2w or self.gradient)
