@@ -257,11 +257,16 @@ def alone_leaning(focus: str, cosines: dict[str, float]) -> Claim:
     )
 
 
+def parking(shares: Array) -> np.ndarray:
+    """Per head, whether it parks a word's attention on the special pieces: ``shares`` (per head) above PARKED."""
+    return np.asarray(shares, dtype=float) > PARKED
+
+
 def parked(focus: str, shares: Array) -> Claim:
     """How many heads give most of ``focus``'s attention to the model's special pieces; ``shares``: that share per
     (layer, head). ``about``: the (layer, head) that gives them the most."""
     shares = np.asarray(shares, dtype=float)
-    count, total = int((shares > PARKED).sum()), shares.size  # RealSentence.parking_heads, for the screen
+    count, total = int(parking(shares).sum()), shares.size  # RealSentence.parking_heads, for the screen
     about = tuple(int(i) for i in np.unravel_index(np.argmax(shares), shares.shape))
     if count == 0:
         return Claim(

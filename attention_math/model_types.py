@@ -69,7 +69,7 @@ class RealSentence:
     featured_strongest: int
     special_share: float  # of the focus word's attention, to [CLS] and [SEP]: averaged over every layer and head
     special_shares: Array  # the same share in each head, layers × heads
-    parking_heads: int  # heads in which that share is more than half (claims.PARKED)
+    parking_heads: int  # heads in which that share is more than half (claims.parking)
 
 
 @dataclass(frozen=True)

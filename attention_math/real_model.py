@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .claims import PARKED
+from .claims import parking
 from .errors import ExampleError
 from .model_types import Placement, RealModel, RealSentence, ToyFit
 from .sizes import ORIGINAL_TRANSFORMER, model_size
@@ -123,7 +123,7 @@ def _sentence(s: dict[str, Any]) -> RealSentence:
         featured_strongest=context[int(np.argmax(row[context]))],
         special_share=float(shares.mean()),
         special_shares=shares,
-        parking_heads=int((shares > PARKED).sum()),
+        parking_heads=int(parking(shares).sum()),
     )
 
 

@@ -23,7 +23,7 @@ from manim import (
     VGroup,
 )
 
-from attention_math.claims import PARKED, parked, toy_match
+from attention_math.claims import parked, parking, toy_match
 from scenes.kit import (
     CELL,
     HERO,
@@ -45,11 +45,6 @@ def model_line(rm: dict) -> VGroup:
     name = notation(caption(f"{rm.model}", CELL, palette.MUTED))
     size = caption(f"{rm.layers} layers × {rm.heads} heads · {rm.hidden_size}-dimensional states", CELL, palette.MUTED)
     return VGroup(name, size).arrange(RIGHT, buff=0.35)
-
-
-def parks(sentence: dict, at: tuple[int, ...]) -> bool:
-    """Whether head ``at`` (layer, head) gives most of the focus word's attention to the special pieces."""
-    return bool(sentence.special_shares[at] > PARKED)
 
 
 def pieces_heatmap(weights: np.ndarray, pieces: Sequence[str], cell: float) -> Heatmap:
@@ -99,17 +94,17 @@ class ReadRealAttention(LessonScene):
             FadeIn(grid.layer_labels), FadeIn(grid.head_labels), FadeIn(grid.heads_title), FadeIn(grid.color_scale)
         )
         self.play(LaggedStart(*(FadeIn(row) for row in grid.body), lag_ratio=0.25, run_time=2.5))
-        parking = sentence.parking_heads  # what the voice counts, written: the heads that park stay bright
+        count = sentence.parking_heads  # what the voice counts, written: the heads that park stay bright
         share = caption(  # at label size: the columns themselves show where [CLS] and [SEP] are
-            f"bright: the {parking} of {rm.head_count} heads where “{rm.focus}” gives [CLS] and [SEP] more than half"
-            if parking
+            f"bright: the {count} of {rm.head_count} heads where “{rm.focus}” gives [CLS] and [SEP] more than half"
+            if count
             else f"no head gives [CLS] and [SEP] more than half of “{rm.focus}”'s attention",
             LABEL,
         )
         fit_width(share, 13).next_to(grid, DOWN, buff=0.25)
         claim = parked(rm.focus, sentence.special_shares)
         self.narrate(claim.text)
-        others = [grid.head(*at) for at in np.ndindex(*sentence.special_shares.shape) if not parks(sentence, at)]
+        others = [grid.head(*at) for at in np.argwhere(~parking(sentence.special_shares))]
         self.play(FadeIn(share), *(m.animate.set_opacity(0.25) for m in others))  # the heads that park stay bright
         top = sentence.special_shares[claim.about]  # the head that parks the most: its [CLS] and [SEP] columns, named
         gives = (f"“{rm.focus}” gives {fmt(top)}", "to [CLS] and [SEP]")
