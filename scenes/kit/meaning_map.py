@@ -90,8 +90,13 @@ def place_label(label: Mobject, dot: Mobject, obstacles: Iterable[Mobject], away
         direction, edge, lift = place
         return label.next_to(dot, direction, buff=0.08, aligned_edge=edge).shift(lift * label.height / 2 * UP)
 
-    best = min(candidates, key=lambda place: sum(overlaps(put(place), other) for other in obstacles))
-    return put(best)  # the first clear place; where none is, the one touching the fewest
+    touching = []
+    for place in candidates:  # the first clear place; where none is, the one touching the fewest
+        put(place)
+        touching.append(sum(overlaps(label, other) for other in obstacles))
+        if not touching[-1]:
+            return label
+    return put(candidates[int(np.argmin(touching))])
 
 
 def place_clear(
