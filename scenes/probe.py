@@ -42,6 +42,7 @@ from attention_math.example import ROOT
 from scenes import framing
 from scenes.collisions import Mark, collision_problems, mark_of
 from scenes.kit.base import EXAMPLE_ENV
+from scenes.kit.clearance import box_of
 from scenes.legibility import Measure, legibility_problems, measure
 from scenes.lesson import LESSON, Entry
 
@@ -110,7 +111,7 @@ def _parse_numbers(text: str) -> list[tuple[float, float]]:
     return found
 
 
-def _describe(m: Mobject, notation: bool) -> Shown:
+def _describe(m: Mobject, notation: bool, order: int) -> Shown:
     if isinstance(m, DecimalNumber):
         places = m.num_decimal_places
         text = f"{m.number:.{places}f}"
@@ -121,9 +122,7 @@ def _describe(m: Mobject, notation: bool) -> Shown:
     else:
         text = getattr(m, "original_text", getattr(m, "text", ""))
         numbers = _parse_numbers(re.sub(r"<[^>]+>", "", text))
-    left, bottom = m.get_corner([-1, -1, 0])[:2]
-    right, top = m.get_corner([1, 1, 0])[:2]
-    return Shown(text, (left, bottom, right, top), numbers, getattr(m, "font_size", None), notation, measure(m))
+    return Shown(text, box_of(m), numbers, getattr(m, "font_size", None), notation, measure(m), order)
 
 
 def _collect(m: Mobject, notation: bool, snap: Snapshot) -> None:
@@ -131,7 +130,7 @@ def _collect(m: Mobject, notation: bool, snap: Snapshot) -> None:
     order = len(snap.shown) + len(snap.marks)
     if _is_text(m):
         if _visible(m):
-            snap.shown.append(dataclasses.replace(_describe(m, notation), order=order))
+            snap.shown.append(_describe(m, notation, order))
         return
     if mark := mark_of(m, order):
         snap.marks.append(mark)
