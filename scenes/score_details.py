@@ -158,9 +158,9 @@ class ReadGaps(LessonScene):
         )
         scaled.shift((raw.get_bottom()[1] - 0.5 - scaled.get_top()[1]) * UP)  # below, its columns under the first row's
         heads = VGroup(
-            caption("scores", CAPTION, palette.MUTED),
-            caption("minus the top score", CAPTION, palette.MUTED),
-            caption("softmax", CAPTION, palette.MUTED),
+            caption("scores", BODY, palette.MUTED),
+            caption("minus the top score", BODY, palette.MUTED),
+            caption("softmax", BODY, palette.MUTED),
         )
         for head, cell in zip(heads, raw[1:], strict=True):  # on one line, above the tallest chart
             head.move_to([cell.get_x(), max(c.get_top()[1] for c in raw[1:]) + 0.3, 0])
@@ -171,8 +171,8 @@ class ReadGaps(LessonScene):
         ).next_to(heads, UP, buff=0.35)
         figure = VGroup(source, heads, raw, scaled)
         rule = self.two_keys_rule() if len(sd.raw) == 2 else VGroup()
-        if len(rule):
-            figure.add(rule.next_to(scaled, DOWN, buff=0.45))
+        if len(rule):  # in the names' column, above the first row's name: the charts keep the height
+            figure.add(rule.next_to(raw[0], UP, buff=0.6).match_x(raw[0]))
             rule.add(  # the rule worked for each row, under its name
                 self.worked(raw, sd.raw_shifted, sd.softmax_raw),
                 self.worked(scaled, sd.scaled_shifted, sd.softmax_scaled),
@@ -206,9 +206,9 @@ class ReadGaps(LessonScene):
             (vector_text(gaps), palette.TEXT, bars(gaps, unit, lambda v: palette.diverging(v * unit * shade))),
             (vector_text(weights, 2), palette.HIGHLIGHT, bars(weights, WEIGHT_BAR, palette.heat)),
         ]
-        row = VGroup(caption(name, BODY).move_to(LEFT * 3.9))
+        row = VGroup(caption(name, BODY).move_to(LEFT * 4.6))  # room above it for the two-key rule
         for i, (text, colour, chart) in enumerate(cells, start=1):
-            numbers = formula(text, size=FORMULA, color=colour).move_to(RIGHT * (-3.9 + 3.0 * i))
+            numbers = formula(text, size=FORMULA, color=colour).move_to(RIGHT * (-3.9 + 3.1 * i))
             chart.shift(numbers.get_center() * RIGHT + (numbers.get_top()[1] + depth + 0.25) * UP)
             row.add(VGroup(numbers, chart))
         chart = row[1][1]  # the scores' bars, after the chart's zero line
@@ -226,9 +226,10 @@ class ReadGaps(LessonScene):
     def two_keys_rule() -> VGroup:
         """With two keys the top weight is 1 / (1 + e^−gap)."""
         return VGroup(
-            caption("two keys: the top weight is", BODY),
+            caption("two keys:", BODY),
+            caption("the top weight is", BODY),
             notation(formula(r"\frac{1}{1 + e^{-\mathrm{gap}}}", size=DISPLAY_LARGE)),  # its exponent legible
-        ).arrange(RIGHT, buff=0.3)
+        ).arrange(DOWN, buff=0.2)
 
     @staticmethod
     def worked(row: VGroup, gaps: np.ndarray, weights: np.ndarray) -> Text:
