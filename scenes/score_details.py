@@ -31,7 +31,6 @@ from attention_math.types import Alignment, SaturationDemo
 from scenes.first_example import number_text
 from scenes.kit import (
     BODY,
-    CAPTION,
     DISPLAY_LARGE,
     FORMULA,
     FORMULA_LARGE,
