@@ -61,7 +61,7 @@ class ReadRealAttention(LessonScene):
         title = self.show_title()
         pieces = self.show_pieces(rm, sentence, title)
         grid = self.show_grid(rm, sentence, pieces)
-        self.compare_with_toy(rm, we, sentence, grid, VGroup(title, pieces))
+        self.compare_with_toy(rm, we, sentence, grid, pieces)
         self.finish_narration()
         self.wait(1.5)
 
@@ -113,7 +113,7 @@ class ReadRealAttention(LessonScene):
         self.play(FadeOut(share), *(m.animate.set_opacity(1) for m in others))
         return grid
 
-    def compare_with_toy(self, rm: dict, we: dict, sentence: dict, grid: HeadGrid, keep: VGroup) -> None:
+    def compare_with_toy(self, rm: dict, we: dict, sentence: dict, grid: HeadGrid, pieces: VGroup) -> None:
         layer, head = sentence.featured
         positional = VGroup()
         if sentence.positional is not None:
@@ -137,18 +137,22 @@ class ReadRealAttention(LessonScene):
         match = toy_match(we.tokens, [h.weights for h in we.heads], rm.focus, strongest)
         real = pieces_heatmap(sentence.attention[layer, head], sentence.pieces, cell=0.62)
         toy = pieces_heatmap(we.heads[match.about[0]].weights, we.tokens, cell=0.62)
-        # the heatmaps' labels repeat the pieces and the heading names the model: the lines above make way
+        # the heatmaps' labels repeat the pieces and their names the model: the lines under the title make way
         weight = caption_band(self.focus_line(rm, sentence))
-        VGroup(toy, real).arrange(RIGHT, buff=1.4, aligned_edge=DOWN).next_to(weight, UP, buff=0.35)
+        VGroup(toy, real).arrange(RIGHT, buff=1.4).next_to(weight, UP, buff=0.35)
+        toy.shift((real.cells.get_top()[1] - toy.cells.get_top()[1]) * UP)  # their first rows on one line
         names = VGroup(
-            notation(caption(f"toy example, head {match.about[0] + 1}", CELL, palette.MUTED)).next_to(
+            notation(caption(f"toy example, head {match.about[0] + 1}", LABEL, palette.MUTED)).next_to(
                 VGroup(toy.cells, toy.col_labels), UP, buff=0.15
             ),
             notation(
-                caption(f"{rm.model.split('/')[-1]}, layer {layer + 1}, head {head + 1}", CELL, palette.MUTED)
+                caption(f"{rm.model.split('/')[-1]}, layer {layer + 1}, head {head + 1}", LABEL, palette.MUTED)
             ).next_to(VGroup(real.cells, real.col_labels), UP, buff=0.15),
         )
-        self.play(FadeOut(grid), FadeOut(keep), ReplacementTransform(frame, real.cells), run_time=1.2)
+        top = max(n.get_y() for n in names)
+        for n in names:  # the two names on one line, under the title
+            n.set_y(top)
+        self.play(FadeOut(grid), FadeOut(pieces), ReplacementTransform(frame, real.cells), run_time=1.2)
         self.play(FadeIn(real.get_labels()), FadeIn(real.get_digits()), FadeIn(names[1]))
         self.narrate(match.text)
         self.play(FadeIn(toy), FadeIn(names[0]))
