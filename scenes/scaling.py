@@ -8,7 +8,9 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    Animation,
     Create,
+    DashedLine,
     Dot,
     FadeIn,
     FadeOut,
@@ -20,6 +22,7 @@ from manim import (
     ManimColor,
     Rectangle,
     SurroundingRectangle,
+    Text,
     Transform,
     VGroup,
     Write,
@@ -153,8 +156,30 @@ class ExplodeDotProducts(LessonScene):
             FadeIn(tamed_numbers, shift=DOWN * 0.3),
             run_time=1.5,
         )
+        self.on_words("about one", *self.zoom_to_one(demo, tamed, tamed_numbers, bars, largest, renamed, origin))
         self.play(FadeIn(SurroundingRectangle(tamed_numbers, color=palette.HEAT_LOW, buff=0.12)), run_time=0.6)
         self.wait(READ_HOLD)  # the last figure, read before the clip ends
+
+    @staticmethod
+    def zoom_to_one(
+        demo: VarianceDemo, tamed: VGroup, numbers: VGroup, raw: VGroup, largest: VGroup, name: Text, origin
+    ) -> list[Animation]:
+        """The scaled variances on a scale where 1 is half the chart's height, a dashed line at 1: too low to see
+        on the raw scale, each now stands at the line. The raw bars, off this scale, go."""
+        unit = CHART_HEIGHT / 2  # of a variance of 1
+        target = value_bars(demo.variance_scaled * unit, CHART_WIDTH, color=palette.HEAT_LOW).shift(origin)
+        one = DashedLine(origin + [0, unit, 0], origin + [CHART_WIDTH, unit, 0], color=palette.MUTED, dash_length=0.1)
+        said = caption("variance 1", LABEL, palette.MUTED, font=SERIF).next_to(one, RIGHT, buff=0.2)
+        rescaled = caption("variance of the scaled scores, on a taller scale", CAPTION, palette.MUTED, font=SERIF)
+        return [
+            FadeOut(raw),
+            FadeOut(largest),
+            Transform(tamed, target),
+            *(n.animate.next_to(b, UP, buff=0.3) for n, b in zip(numbers, target, strict=True)),  # clear of the line
+            Create(one),
+            FadeIn(said),
+            Transform(name, rescaled.move_to(name, aligned_edge=LEFT)),
+        ]
 
     @staticmethod
     def largest_score(demo: VarianceDemo, bars: VGroup) -> VGroup:
