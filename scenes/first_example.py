@@ -217,8 +217,10 @@ class WorkCatSat(LessonScene):
             cs.V, row_labels=[f"v({t})" for t in tokens], name="V", color=palette.VALUE, font_size=OUTPUT
         )
         z = LabelledMatrix(cs.output, row_labels=[f"z({t})" for t in tokens], name="Z", font_size=OUTPUT, places=2)
-        times, equals = product_sign(FORMULA), formula("=")  # α · V = Z: the scale between must not read as α
-        product = VGroup(weights_grid(cs, cell=0.9), times, v_mat, equals, z).arrange(RIGHT, buff=0.3)
+        times, equals = product_sign(FORMULA), formula("=")
+        weights = weights_grid(cs, cell=0.9)
+        weights.remove(weights.legend)  # α · V = Z: no colour scale between α and the product's sign
+        product = VGroup(weights, times, v_mat, equals, z).arrange(RIGHT, buff=0.3)
         zoom = min(1.0, 13.6 / product.width, 3.6 / product.height)
         product.scale(zoom).move_to([0, MIDDLE + 0.6, 0])  # room below for the first row's sum
         return product, zoom
@@ -248,7 +250,9 @@ class WorkCatSat(LessonScene):
         self.narrate(f"Finally the output of '{tokens[i]}': every value row, scaled by its weight, added up.")
         v_home = v_mat.copy()  # V again once the first row's sum is done
         # to where the weights are used, whole: a grid rebuilt at another size would melt its labels on the way
-        self.play(heat.animate.scale(small.width / heat.width).move_to(small))
+        legend = heat.legend  # read in the softmax step; here it would stand inside α · V = Z
+        heat.remove(legend)
+        self.play(FadeOut(legend), heat.animate.scale(small.width / heat.width).move_to(small))
         self.play(FadeIn(v_mat.get_frame()), v_mat.fill_in(run_time=1))
         weighted = LabelledMatrix(
             cs.weighted_values[i],
