@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (
+    DL,
     DOWN,
     LEFT,
     RIGHT,
     UP,
+    UR,
     Angle,
     AnimationGroup,
     Axes,
@@ -20,6 +22,8 @@ from manim import (
     Indicate,
     LaggedStart,
     Line,
+    Rectangle,
+    SurroundingRectangle,
     Transform,
     TransformFromCopy,
     VGroup,
@@ -264,7 +268,9 @@ class NormalizeExponentials(LessonScene):
         )
         bars.next_to(steps, DOWN, aligned_edge=LEFT, buff=0.3).shift(0.5 * RIGHT)  # its scale left of it
 
+        zoom = self.near_zero(axes)
         self.narrate("e to the x is always positive, and it grows fast.", Create(axes), Create(curve), FadeIn(label))
+        self.on_words("always positive", FadeIn(zoom))  # where the curve seems to lie on the axis, drawn taller
         self.narrate(
             "Take any numbers, call them scores. Softmax divides e to each score by the sum of e to every score.",
             Write(rule),
@@ -280,7 +286,7 @@ class NormalizeExponentials(LessonScene):
             f"The weights are positive, and they always add up to {value_tex(s.weight_sum, 0)}.",
             Indicate(bars.get_total(), color=palette.HIGHLIGHT),
         )
-        self.train(leaving=VGroup(axes, curve, label, marks, rule, steps, bars))
+        self.train(leaving=VGroup(axes, curve, label, zoom, marks, rule, steps, bars))
         self.finish_narration()
         self.wait(1.0)
 
@@ -302,6 +308,35 @@ class NormalizeExponentials(LessonScene):
         label.next_to(axes.c2p(high, np.exp(high)), LEFT, buff=0.5).shift(0.3 * DOWN)  # below the title
         x_name = notation(formula("x", size=FORMULA, color=palette.MUTED)).next_to(axes.x_axis, RIGHT, buff=0.1)
         return axes, VGroup(curve), VGroup(label, x_name)
+
+    @staticmethod
+    def near_zero(axes: Axes) -> VGroup:
+        """The curve left of x = 1, where at the plot's scale it lies on the axis, in an inset on a scale to
+        e: above zero all along, e⁰ = 1 marked; a box round the stretch it enlarges, a line to it."""
+        low = axes.x_range[0]
+        inset = Axes(
+            x_range=(low, 1, 1),
+            y_range=(0, np.e, 1),
+            x_length=2.6,
+            y_length=1.7,
+            tips=False,
+            axis_config={"stroke_color": palette.MUTED, "include_ticks": False},
+        )
+        curve = inset.plot(np.exp, x_range=(low, 1), color=palette.HIGHLIGHT, stroke_width=4)
+        one = Dot(inset.c2p(0, 1), color=palette.TEXT, radius=0.06)
+        named = notation(formula(rf"e^{{0}} = {value_tex(np.exp(0))}", size=FORMULA))
+        named.next_to(one, LEFT, buff=0.15).shift(0.3 * UP)  # above the curve's left, where it is lower
+        title = caption("near 0, drawn taller", LABEL, palette.MUTED).next_to(inset, UP, buff=0.15)
+        frame = SurroundingRectangle(VGroup(inset, named, title), color=palette.MUTED, buff=0.15, corner_radius=0.08)
+        frame.set_fill(palette.BACKGROUND, opacity=1)  # the plot's y-axis passes behind it
+        figure = VGroup(frame, inset, curve, one, named, title)
+        figure.next_to(axes.c2p(low, 0), UR, buff=0.2).shift(1.4 * UP)  # above the flat stretch it enlarges
+        stretch = Rectangle(  # that stretch, on the plot: as tall as the inset's whole scale
+            width=axes.c2p(1, 0)[0] - axes.c2p(low, 0)[0], height=max(axes.c2p(0, np.e)[1] - axes.c2p(0, 0)[1], 0.12)
+        )
+        stretch.set_stroke(palette.MUTED, 2).move_to(axes.c2p(low, 0), aligned_edge=DL)
+        link = Line(stretch.get_top(), frame.get_bottom(), color=palette.MUTED, stroke_width=2)
+        return VGroup(stretch, link, figure)
 
     @staticmethod
     def marks(axes: Axes, s: SoftmaxSteps) -> VGroup:
