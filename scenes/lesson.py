@@ -48,7 +48,7 @@ LESSON: list[Entry] = [
         ("rnn-problem", "The RNN problem: signals fade", "motivation", "FadeRecurrentSignal", ("rnn_decay",)),
         ("dictionary-analogy", "Reading a word in context", "motivation", "ResolveAmbiguity", ()),
         ("fixed-vs-contextual", "Fixed and contextual embeddings", "motivation", "ContrastEmbeddings", ("cat_sat",)),
-        ("parallel-computation", "All pairs at once", "motivation", "CompareParallelism", ("rnn_decay",)),
+        ("parallel-computation", "All pairs at once", "recurrence", "CompareParallelism", ("rnn_decay",)),
         ("global-context", "Global context in one step", "recurrence", "ConnectGlobally", ("rnn_decay",)),
     ),
     *_chapter(

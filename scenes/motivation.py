@@ -21,7 +21,6 @@ from manim import (
     ReplacementTransform,
     SurroundingRectangle,
     Text,
-    Transform,
     VGroup,
     Write,
 )
@@ -36,15 +35,12 @@ from scenes.kit import (
     SERIF,
     LabelledMatrix,
     LessonScene,
-    TokenLabel,
     TokenRow,
     caption,
     palette,
-    stagger,
 )
-from scenes.kit.charts import cell_grid
-from scenes.kit.diagrams import Card, LabelBox, Sentence, all_pairs, arc_between, connect, stack
-from scenes.kit.layout import GAP, SUBTITLE_TOP, TOP, below_title, caption_band, fit_content, to_middle
+from scenes.kit.diagrams import EVEN_ARROW, Card, LabelBox, Sentence, all_pairs, arc_between, connect, stack
+from scenes.kit.layout import TOP, below_title, caption_band, fit_content, to_middle
 from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt, fmt_int
 
@@ -299,11 +295,12 @@ class ContrastEmbeddings(LessonScene):
                 contextual, DOWN
             ),
         )
-        mix = caption_band(self.mixture(tokens, example.weights[0]))
+        same = bool(np.allclose(example.V, example.E))  # V = X here: the mix is of the rows of X themselves
+        mix = caption_band(self.mixture(tokens, example.weights[0], "x" if same else "v"))
         figure = VGroup(fixed, contextual, headings)  # as large as the room above the mixture's line allows
         room = TOP - 0.4 - (mix.get_top()[1] + 0.4)
         below_title(figure.scale(min(13.0 / figure.width, room / figure.height))).set_x(0).shift(DOWN * 0.4)
-        arrow = GrowArrow(connect(fixed, contextual, palette.TEXT))
+        arrow = connect(fixed, contextual, palette.TEXT)
         step = caption("self-attention", BODY, font=SERIF)
         step.set_x((fixed.get_right()[0] + contextual.get_left()[0]) / 2).match_y(fixed.get_name())
 
@@ -317,77 +314,47 @@ class ContrastEmbeddings(LessonScene):
         self.on_words(f'"{tokens[1]}" gets', Create(named))
 
         self.narrate("Self-attention turns these fixed vectors into contextual ones, one per word.")
-        self.play(arrow, FadeIn(step))
+        self.play(GrowArrow(arrow), FadeIn(step))
         self.play(FadeIn(contextual.get_frame()), contextual.fill_in())
         self.play(FadeIn(headings[1]))
         self.wait(1)
 
         self.narrate(
-            f'Each new row is a weighted mix of all the words\' vectors, shown here for "{tokens[0]}":'
-            " how the weights are found, and what V is, comes later."
+            f'Each new row is a weighted mix of all the words\' vectors, shown here for "{tokens[0]}": '
+            + (
+                "how the weights are found comes later."
+                if same
+                else "how the weights are found, and what V is, comes later."
+            )
         )
-        self.play(FadeOut(named), fixed.highlight_row(0), contextual.highlight_row(0))
+        rows = [r for r in fixed.shown_rows if r is not None]
+        arrows, tags = self.mixing(fixed, contextual, example.weights[0], rows)
+        self.play(
+            FadeOut(named),
+            FadeOut(arrow),  # one arrow for the whole step becomes one for each row mixed in
+            *(fixed.highlight_row(r) for r in rows),
+            contextual.highlight_row(0),
+        )
+        self.play(LaggedStart(*map(GrowArrow, arrows), lag_ratio=0.2), FadeIn(tags))
         self.play(FadeIn(mix, shift=UP * 0.2))
         self.wait(3.5)
 
     @staticmethod
-    def mixture(tokens: list[str], weights: np.ndarray) -> Text:
-        """'z(the) = 0.42 v(the) + 0.16 v(cat) + 0.42 v(sat)': what a contextual row is made of (rows lower-case,
-        named by their word: docs/notation.md)."""
-        terms = " + ".join(f"{fmt(w)} v({t})" for t, w in zip(tokens, weights, strict=True))
-        return caption(f"z({tokens[0]}) = {terms}", HEADING, t2c={"v(": palette.VALUE})
-
-
-class CompareParallelism(LessonScene):
-    """An RNN needs one step per token; self-attention compares all pairs of tokens in one parallel step."""
-
-    def construct(self) -> None:
-        self.show_title()
-        rnn = self.values.rnn_decay
-        tokens = spread(TokenRow(rnn.tokens, font_size=24), 2.4)
-        cells = VGroup(*(LabelBox("s", width=0.8, height=0.5).next_to(t, DOWN, buff=0.25).set_y(0) for t in tokens))
-        cells.set_y(tokens.get_bottom()[1] - 0.25 - cells.height / 2)  # one row, below the deepest descender
-        links = VGroup(*(connect(a, b) for a, b in zip(cells, cells[1:], strict=False)))
-        sequential = caption(
-            f"RNN: {fmt_int(rnn.sequential_steps)} steps, one after another", LEAD, palette.MUTED, font=SERIF
-        ).next_to(cells, DOWN, buff=0.3)
-        self.narrate("An RNN processes tokens one by one: each step must wait for the one before.")
-        rnn_picture = VGroup(tokens, cells, links, sequential)
-        opening = to_middle(rnn_picture)  # alone, it is the whole picture
-        self.play(FadeIn(tokens), FadeIn(cells))
-        for i, cell in enumerate(cells):
-            links_in = [GrowArrow(links[i - 1])] if i else []
-            self.play(cell.animate.highlight(palette.MUTED, 0.3), *links_in, run_time=0.4)
-        self.play(FadeIn(sequential))
-
-        above = rnn_picture.copy().scale(0.8).shift(UP * opening)  # smaller, at the top: the pairs take the room
-        above.next_to(UP * TOP, DOWN, buff=0)
-        grid, labels = self.pairs_grid(rnn.tokens, top=above.get_bottom()[1] - 0.3)
-        parallel = VGroup(
-            caption(f"Self-attention: all {fmt_int(rnn.pairs)} pairs", LEAD, palette.HEAT_LOW, font=SERIF),
-            caption("in one parallel step", LEAD, palette.HEAT_LOW, font=SERIF),
-            caption("GPUs and TPUs are built for this", BODY, palette.MUTED, font=SERIF),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
-        parallel.next_to(grid, RIGHT, buff=0.8)
-        self.narrate("Self-attention compares every pair of tokens at once: one big parallel step.")
-        self.play(Transform(rnn_picture, above), run_time=0.6)  # up, to make room for the pairs
-        self.play(FadeIn(grid), FadeIn(labels))
-        self.on_words("at once", grid.animate.set_fill(palette.HEAT_LOW, opacity=0.6), FadeIn(parallel[:2]))
-        self.wait(1.5)
-        self.narrate("GPUs and TPUs are built for exactly this, so training is much faster.")
-        self.play(FadeIn(parallel[2]))
-        self.wait(3.5)
+    def mixing(fixed: LabelledMatrix, contextual: LabelledMatrix, weights: np.ndarray, rows: list[int]):
+        """Each drawn row of X's weight beside it, and from there an arrow to the first row of Z."""
+        end = [contextual.get_row_labels().get_left()[0] - 0.15, contextual.get_row(0).get_y(), 0]
+        left = fixed.get_brackets().get_right()[0] + 0.15
+        tags = VGroup(*(caption(fmt(weights[r]), LABEL).move_to([left, fixed.get_row(r).get_y(), 0]) for r in rows))
+        for tag in tags:  # left-aligned, just right of X's bracket
+            tag.shift((left - tag.get_left()[0]) * RIGHT)
+        start = tags.get_right()[0] + 0.1
+        arrows = VGroup(*(Arrow([start, t.get_y(), 0], end, buff=0, color=palette.TEXT, **EVEN_ARROW) for t in tags))
+        return arrows, tags
 
     @staticmethod
-    def pairs_grid(words: list[str], top: float) -> tuple[VGroup, VGroup]:
-        """One cell per pair of words, rows and columns named, from ``top`` down to the subtitle band."""
-        side = top - SUBTITLE_TOP - GAP - 0.9  # room above the cells for the turned column names
-        grid = cell_grid(len(words), side).set_fill(opacity=0.1)
-        grid.move_to([-2.2, SUBTITLE_TOP + GAP + side / 2, 0])
-        pitch = side / len(words)
-        rows = VGroup(*(TokenLabel(w, font_size=20, color=palette.MUTED) for w in words))
-        for label, row in zip(rows, grid, strict=True):
-            label.next_to(row, LEFT, buff=0.15)
-        columns = [TokenLabel(w, font_size=20, color=palette.MUTED) for w in words]
-        stagger(columns, [cell.get_x() for cell in grid[0]], grid.get_top()[1] + 0.1, pitch)
-        return grid, VGroup(rows, *columns)
+    def mixture(tokens: list[str], weights: np.ndarray, name: str) -> Text:
+        """'z(the) = 0.42 x(the) + 0.16 x(cat) + 0.42 x(sat)': what a contextual row is made of (rows lower-case,
+        named by their word: docs/notation.md); v(…) in the values' colour where V is not X."""
+        terms = [f"{fmt(w)} {name}({t})" for t, w in zip(tokens, weights, strict=True)]
+        colours = {f"{name}({t})": palette.VALUE for t in tokens} if name == "v" else {}
+        return caption(f"z({tokens[0]}) = {' + '.join(terms)}", HEADING, t2c=colours)

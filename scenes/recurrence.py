@@ -1,14 +1,18 @@
-"""Chapter "Why self-attention", its last scene: the RNN's path against attention's one step, row by row."""
+"""Chapter "Why self-attention", its last two scenes: all pairs at once against one step per token, and the
+RNN's path against attention's one step, row by row."""
 
 from __future__ import annotations
 
 from manim import (
     DOWN,
     LEFT,
+    RIGHT,
     TAU,
+    UP,
     Create,
     CurvedArrow,
     FadeIn,
+    GrowArrow,
     Indicate,
     LaggedStart,
     Transform,
@@ -16,9 +20,10 @@ from manim import (
 )
 
 from attention_math.types import RnnDecay
-from scenes.kit import BODY, SERIF, LessonScene, TokenRow, caption, palette
-from scenes.kit.diagrams import arc_between
-from scenes.kit.layout import GAP, SUBTITLE_TOP
+from scenes.kit import BODY, LEAD, SERIF, LessonScene, TokenLabel, TokenRow, caption, palette, stagger
+from scenes.kit.charts import cell_grid
+from scenes.kit.diagrams import LabelBox, arc_between, connect
+from scenes.kit.layout import GAP, SUBTITLE_TOP, TOP, to_middle
 from scenes.kit.numbers import fmt, fmt_int
 from scenes.motivation import HOP, spread
 
@@ -122,3 +127,58 @@ class ConnectGlobally(LessonScene):
             for c, text in enumerate(row)
         ]
         return VGroup(*cells).arrange_in_grid(cols=3, buff=(0.7, 0.4), col_alignments="lll")
+
+
+class CompareParallelism(LessonScene):
+    """An RNN needs one step per token; self-attention compares all pairs of tokens in one parallel step."""
+
+    def construct(self) -> None:
+        self.show_title()
+        rnn = self.values.rnn_decay
+        tokens = spread(TokenRow(rnn.tokens, font_size=24), 2.4)
+        cells = VGroup(*(LabelBox("s", width=0.8, height=0.5).next_to(t, DOWN, buff=0.25).set_y(0) for t in tokens))
+        cells.set_y(tokens.get_bottom()[1] - 0.25 - cells.height / 2)  # one row, below the deepest descender
+        links = VGroup(*(connect(a, b) for a, b in zip(cells, cells[1:], strict=False)))
+        sequential = caption(
+            f"RNN: {fmt_int(rnn.sequential_steps)} steps, one after another", LEAD, palette.MUTED, font=SERIF
+        ).next_to(cells, DOWN, buff=0.3)
+        self.narrate("An RNN processes tokens one by one: each step must wait for the one before.")
+        rnn_picture = VGroup(tokens, cells, links, sequential)
+        opening = to_middle(rnn_picture)  # alone, it is the whole picture
+        self.play(FadeIn(tokens), FadeIn(cells))
+        for i, cell in enumerate(cells):
+            links_in = [GrowArrow(links[i - 1])] if i else []
+            self.play(cell.animate.highlight(palette.MUTED, 0.3), *links_in, run_time=0.4)
+        self.play(FadeIn(sequential))
+
+        above = rnn_picture.copy().scale(0.8).shift(UP * opening)  # smaller, at the top: the pairs take the room
+        above.next_to(UP * TOP, DOWN, buff=0)
+        grid, labels = self.pairs_grid(rnn.tokens, top=above.get_bottom()[1] - 0.3)
+        parallel = VGroup(
+            caption(f"Self-attention: all {fmt_int(rnn.pairs)} pairs", LEAD, palette.HEAT_LOW, font=SERIF),
+            caption("in one parallel step", LEAD, palette.HEAT_LOW, font=SERIF),
+            caption("GPUs and TPUs are built for this", BODY, palette.MUTED, font=SERIF),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+        parallel.next_to(grid, RIGHT, buff=0.8)
+        self.narrate("Self-attention compares every pair of tokens at once: one big parallel step.")
+        self.play(Transform(rnn_picture, above), run_time=0.6)  # up, to make room for the pairs
+        self.play(FadeIn(grid), FadeIn(labels))
+        self.on_words("at once", grid.animate.set_fill(palette.HEAT_LOW, opacity=0.6), FadeIn(parallel[:2]))
+        self.wait(1.5)
+        self.narrate("GPUs and TPUs are built for exactly this, so training is much faster.")
+        self.play(FadeIn(parallel[2]))
+        self.wait(3.5)
+
+    @staticmethod
+    def pairs_grid(words: list[str], top: float) -> tuple[VGroup, VGroup]:
+        """One cell per pair of words, rows and columns named, from ``top`` down to the subtitle band."""
+        side = top - SUBTITLE_TOP - GAP - 0.9  # room above the cells for the turned column names
+        grid = cell_grid(len(words), side).set_fill(opacity=0.1)
+        grid.move_to([-2.2, SUBTITLE_TOP + GAP + side / 2, 0])
+        pitch = side / len(words)
+        rows = VGroup(*(TokenLabel(w, font_size=20, color=palette.MUTED) for w in words))
+        for label, row in zip(rows, grid, strict=True):
+            label.next_to(row, LEFT, buff=0.15)
+        columns = [TokenLabel(w, font_size=20, color=palette.MUTED) for w in words]
+        stagger(columns, [cell.get_x() for cell in grid[0]], grid.get_top()[1] + 0.1, pitch)
+        return grid, VGroup(rows, *columns)
