@@ -9,9 +9,33 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import GOOD, alive, descendants, manifest, render, start, statuses, tree_digest, wait_for
+from tests.conftest import (
+    GOOD,
+    TINY_SCENES,
+    alive,
+    copy_repo,
+    descendants,
+    manifest,
+    render,
+    start,
+    statuses,
+    tree_digest,
+    wait_for,
+)
 
 WIDTH_FILES = {"01-width.mp4", "01-width.png", "01-width.srt"}
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny repository, its second scene three seconds in the making: stopped while it renders, whatever
+    the load (its one second of video could be done between the check and the signal on a busy machine)."""
+    slow = TINY_SCENES.replace(
+        '        self.narrate("The square root of d k.", duration=1)\n',
+        '        self.narrate("The square root of d k.", duration=1)\n        __import__("time").sleep(3)\n',
+    )
+    assert slow != TINY_SCENES
+    return copy_repo(tmp_path_factory.mktemp("repo"), scenes=slow)
 
 
 def width_done_and_scaling_started(out: Path) -> bool:
