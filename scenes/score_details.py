@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from manim import (
     DOWN,
+    DR,
     LEFT,
     ORIGIN,
     RIGHT,
@@ -14,6 +15,7 @@ from manim import (
     Arrow,
     Create,
     DashedLine,
+    Dot,
     FadeIn,
     Indicate,
     Line,
@@ -332,7 +334,8 @@ class SeparateCosine(LessonScene):
             f"Make the key {fmt_int(al.stretch)} times as long: the angle and the cosine stay, "
             f"the dot product grows to {fmt(al.stretched_dot)}."
         )
-        self.play(FadeIn(self.ghost(key)), run_time=0.6)  # the key as it was, beside the stretched one
+        self.play(FadeIn(self.ghost(key)), run_time=0.6)  # the key's old length, under the stretched one
+        self.bring_to_front(key, key_name)
         self.on_words(
             "times as long",
             Transform(key, longer),
@@ -352,12 +355,11 @@ class SeparateCosine(LessonScene):
 
     @staticmethod
     def ghost(key: Arrow) -> VGroup:
-        """The key as it was, faint and set off its line (on the line, its head read as a mark on the shaft)."""
-        start, end = key.get_start(), key.get_end()
-        across = np.array([-(end - start)[1], (end - start)[0], 0]) / np.linalg.norm(end - start)
-        old = key.copy().set_opacity(0.45).shift(across * 0.22)
-        name = caption("k before", LABEL, palette.KEY).set_opacity(0.7)
-        return VGroup(old, name.next_to(old.point_from_proportion(0.5), across, buff=0.15))  # by its middle
+        """The key's length before: a faint band along its line, under the key, and a dot at its old tip, named
+        below it (a second arrow, set off the line, read as another vector)."""
+        band = Line(key.get_start(), key.get_end(), color=palette.KEY, stroke_width=16, stroke_opacity=0.35)
+        tip = Dot(key.get_end(), radius=0.07, color=palette.KEY)
+        return VGroup(band, tip, caption("k before", LABEL, palette.KEY).next_to(tip, DR, buff=0.1))
 
     @staticmethod
     def picture(al: Alignment) -> VGroup:
