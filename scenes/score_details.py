@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 from manim import (
     DOWN,
-    DR,
     LEFT,
     ORIGIN,
     RIGHT,
@@ -334,7 +333,8 @@ class SeparateCosine(LessonScene):
             f"Make the key {fmt_int(al.stretch)} times as long: the angle and the cosine stay, "
             f"the dot product grows to {fmt(al.stretched_dot)}."
         )
-        self.play(FadeIn(self.ghost(key)), run_time=0.6)  # the key's old length, under the stretched one
+        ghost = self.ghost(key, picture[1])
+        self.play(FadeIn(ghost), run_time=0.6)  # the key's old length, under the stretched one
         self.bring_to_front(key, key_name)
         self.on_words(
             "times as long",
@@ -354,12 +354,19 @@ class SeparateCosine(LessonScene):
         self.wait(1.5)
 
     @staticmethod
-    def ghost(key: Arrow) -> VGroup:
+    def ghost(key: Arrow, query: Arrow) -> VGroup:
         """The key's length before: a faint band along its line, under the key, and a dot at its old tip, named
-        below it (a second arrow, set off the line, read as another vector)."""
-        band = Line(key.get_start(), key.get_end(), color=palette.KEY, stroke_width=16, stroke_opacity=0.35)
-        tip = Dot(key.get_end(), radius=0.07, color=palette.KEY)
-        return VGroup(band, tip, caption("k before", LABEL, palette.KEY).next_to(tip, DR, buff=0.1))
+        across the line from the query (a second arrow, set off the line, read as another vector)."""
+        start, end = key.get_start(), key.get_end()
+        band = Line(start, end, color=palette.KEY, stroke_width=16, stroke_opacity=0.35)
+        tip = Dot(end, radius=0.07, color=palette.KEY)
+        name = caption("k before", LABEL, palette.KEY)
+        along = (end - start) / np.linalg.norm(end - start)
+        across = np.array([-along[1], along[0], 0])
+        if np.dot(across, query.get_end() - query.get_start()) > 0:  # the side away from the query
+            across = -across
+        reach = abs(across[0]) * name.width / 2 + abs(across[1]) * name.height / 2  # its half-extent across the line
+        return VGroup(band, tip, name.move_to(end + across * (0.15 + reach)))
 
     @staticmethod
     def picture(al: Alignment) -> VGroup:
