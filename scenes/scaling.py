@@ -143,26 +143,28 @@ class ExplodeDotProducts(LessonScene):
         self.play(FadeIn(roots), FadeIn(roots_name), run_time=0.8)
         tamed = value_bars(np.maximum(scaled * unit, 0.04), CHART_WIDTH, color=palette.HEAT_LOW).shift(origin)
         tamed_numbers = bar_labels(tamed, [fmt(v) for v in scaled], palette.HEAT_LOW)
-        self.narrate("The variance is back to about one, whatever the dimension.")
         renamed = caption("variance of the scaled scores", CAPTION, palette.MUTED, font=SERIF).move_to(
             axis_name, aligned_edge=LEFT
         )
-        self.play(
+        self.on_words(
+            "divides their variance",
             bars.animate.set_fill(opacity=0.2),
-            largest.animate.set_opacity(0.3),  # a raw score: dimmed with the raw bars
+            FadeOut(largest),  # a raw score: it goes with the raw bars' numbers
             FadeOut(numbers),
             FadeTransform(axis_name, renamed),  # the bars now measure the scaled scores
             LaggedStart(*(GrowFromEdge(b, DOWN) for b in tamed), lag_ratio=0.2),
             FadeIn(tamed_numbers, shift=DOWN * 0.3),
             run_time=1.5,
         )
-        self.on_words("about one", *self.zoom_to_one(demo, tamed, tamed_numbers, bars, largest, renamed, origin))
+        self.narrate("The variance is back to about one, whatever the dimension.")
+        self.play(*self.zoom_to_one(demo, tamed, tamed_numbers, bars, renamed, origin), run_time=1.5)
         self.play(FadeIn(SurroundingRectangle(tamed_numbers, color=palette.HEAT_LOW, buff=0.12)), run_time=0.6)
-        self.wait(READ_HOLD)  # the last figure, read before the clip ends
+        self.finish_narration()
+        self.wait(READ_HOLD + 1.0)  # the lesson's conclusion, read before the clip ends
 
     @staticmethod
     def zoom_to_one(
-        demo: VarianceDemo, tamed: VGroup, numbers: VGroup, raw: VGroup, largest: VGroup, name: Text, origin
+        demo: VarianceDemo, tamed: VGroup, numbers: VGroup, raw: VGroup, name: Text, origin
     ) -> list[Animation]:
         """The scaled variances on a scale where 1 is half the chart's height, a dashed line at 1: too low to see
         on the raw scale, each now stands at the line. The raw bars, off this scale, go."""
@@ -173,7 +175,6 @@ class ExplodeDotProducts(LessonScene):
         rescaled = caption("variance of the scaled scores, on a taller scale", CAPTION, palette.MUTED, font=SERIF)
         return [
             FadeOut(raw),
-            FadeOut(largest),
             Transform(tamed, target),
             *(n.animate.next_to(b, UP, buff=0.3) for n, b in zip(numbers, target, strict=True)),  # clear of the line
             Create(one),
