@@ -35,6 +35,7 @@ from scenes.kit import (
     notation,
     palette,
 )
+from scenes.kit.base import READ_HOLD
 from scenes.kit.head_grid import HeadGrid
 from scenes.kit.layout import MIDDLE, caption_band, fit_width
 from scenes.kit.numbers import fmt
@@ -106,11 +107,12 @@ class ReadRealAttention(LessonScene):
         self.narrate(claim.text)
         others = [grid.head(*at) for at in np.argwhere(~parking(sentence.special_shares))]
         self.play(FadeIn(share), *(m.animate.set_opacity(0.25) for m in others))  # the heads that park stay bright
+        self.wait(READ_HOLD)  # the bright heads counted before one of them is shown large
         top = sentence.special_shares[claim.about]  # the head that parks the most: its [CLS] and [SEP] columns, named
         gives = (f"“{rm.focus}” gives {fmt(top)}", "to [CLS] and [SEP]")
         weights = sentence.attention[claim.about]
-        self.zoom_on(grid, claim.about, weights, sentence.pieces, *gives, rows=sentence.focus_pieces)
-        self.play(FadeOut(share), *(m.animate.set_opacity(1) for m in others))
+        self.zoom_on(grid, claim.about, weights, sentence.pieces, *gives, rows=sentence.focus_pieces, gone=(share,))
+        self.play(*(m.animate.set_opacity(1) for m in others))
         return grid
 
     def compare_with_toy(self, rm: dict, we: dict, sentence: dict, grid: HeadGrid, pieces: VGroup) -> None:
@@ -173,10 +175,11 @@ class ReadRealAttention(LessonScene):
         *lines: str,
         rows=(),
         behind=(),
+        gone=(),
     ) -> None:
         """Head ``at`` (layer, head) of the grid, large, its pieces named, ``rows`` framed and ``lines`` beside it,
         grown from its thumbnail in the place of the grid and ``behind`` (a cell of a thumbnail is a few pixels: what
-        the head reads is seen only here); then back to its place."""
+        the head reads is seen only here); then back to its place, ``gone`` (what was said of the grid) not."""
         thumbnail = grid.head(*at)
         large = pieces_heatmap(weights, pieces, cell=0.5).move_to(grid.body)
         large.add(*(SurroundingRectangle(large.get_row(r), color=palette.QUERY, buff=0.03) for r in rows))
@@ -185,7 +188,7 @@ class ReadRealAttention(LessonScene):
         beside.next_to(large, LEFT, buff=0.5)
         grown = FadeIn(large, target_position=thumbnail, scale=0.2)
         hidden = Group(grid, *behind)  # the grid, and what marks it
-        self.play(FadeOut(hidden), grown, FadeIn(beside), run_time=1.0)  # alone on screen
+        self.play(FadeOut(hidden), FadeOut(Group(*gone)), grown, FadeIn(beside), run_time=1.0)  # alone on screen
         self.finish_narration()  # held while the voice talks about it
         self.play(FadeOut(large, target_position=thumbnail, scale=0.2), FadeOut(beside), FadeIn(hidden), run_time=0.8)
 
