@@ -23,14 +23,17 @@ from manim import (
     Transform,
     VGroup,
     Write,
+    config,
 )
 
 from attention_math.types import CatSat
 from scenes.kit import (
     CAPTION,
+    DISPLAY,
     FORMULA,
     HEADING,
     LABEL,
+    READOUT,
     Heatmap,
     LabelledMatrix,
     LessonScene,
@@ -57,7 +60,7 @@ def number_text(value: float) -> str:
 def weights_grid(cs: CatSat, cell: float, caption: bool = False) -> Heatmap:
     """The weights α as a heat map named α, its cells at most ``cell`` wide."""
     heat = Heatmap(cs.weights, cs.tokens, cell=min(cell, 3.6 / len(cs.tokens)), caption=caption)
-    return heat.add(formula(r"\alpha", size=FORMULA).next_to(heat.col_labels, UP, buff=0.15))
+    return heat.add(formula(r"\alpha", size=DISPLAY).next_to(heat.col_labels, UP, buff=0.15))
 
 
 def is_identity(matrix: np.ndarray) -> bool:
@@ -179,7 +182,8 @@ class WorkCatSat(LessonScene):
     def softmax_rows(self, cs: CatSat, scaled: LabelledMatrix) -> Heatmap:
         """Softmax along each row: the row's scaled scores become weights α that add up to 1."""
         tokens = cs.tokens
-        heat = weights_grid(cs, cell=0.9, caption=True).to_edge(RIGHT, buff=0.8).align_to(scaled, DOWN)
+        heat = weights_grid(cs, cell=1.1, caption=True).align_to(scaled, DOWN)
+        heat.set_x((scaled.get_right()[0] + config.frame_width / 2) / 2)  # in the room right of the scores
         self.narrate("Softmax runs along each row: every query shares out its attention over the keys.")
         self.play(FadeIn(heat.get_labels()), FadeIn(heat.get_caption()), FadeIn(heat[-1]))
         frame = scaled.row_frame(0)
@@ -217,10 +221,12 @@ class WorkCatSat(LessonScene):
             cs.V, row_labels=[f"v({t})" for t in tokens], name="V", color=palette.VALUE, font_size=OUTPUT
         )
         z = LabelledMatrix(cs.output, row_labels=[f"z({t})" for t in tokens], name="Z", font_size=OUTPUT, places=2)
-        times, equals = product_sign(FORMULA), formula("=")
+        times, equals = product_sign(READOUT), formula("=", size=READOUT)
         weights = weights_grid(cs, cell=0.9)
         weights.remove(weights.legend)  # α · V = Z: no colour scale between α and the product's sign
         product = VGroup(weights, times, v_mat, equals, z).arrange(RIGHT, buff=0.3)
+        for sign in (times, equals):  # on the line of V's middle row, not of its name's and cells' middle
+            sign.match_y(v_mat.cells)
         zoom = min(1.0, 13.6 / product.width, 3.6 / product.height)
         product.scale(zoom).move_to([0, MIDDLE + 0.6, 0])  # room below for the first row's sum
         return product, zoom
