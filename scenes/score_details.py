@@ -16,6 +16,7 @@ from manim import (
     DashedLine,
     Dot,
     FadeIn,
+    FadeOut,
     Indicate,
     Line,
     Rectangle,
@@ -131,10 +132,11 @@ WEIGHT_BAR = 1.35  # height of a weight of 1
 
 def bars(values, unit: float, colour) -> VGroup:
     """One bar per value, ``unit`` high per point, on a baseline at y = 0: up when positive, down when negative."""
-    group = VGroup()
-    for j, v in enumerate(np.asarray(values, dtype=float)):
-        bar = Rectangle(width=0.55, height=max(abs(v) * unit, 1e-3), stroke_width=0).set_fill(colour(v), opacity=0.9)
-        group.add(bar.move_to([0.8 * j, 0, 0], aligned_edge=DOWN if v >= 0 else UP))
+    group, values = VGroup(), np.asarray(values, dtype=float)
+    pitch = min(0.8, 2.4 / len(values))  # the chart no wider than its column
+    for j, v in enumerate(values):
+        bar = Rectangle(width=0.7 * pitch, height=max(abs(v) * unit, 1e-3), stroke_width=0)
+        group.add(bar.set_fill(colour(v), opacity=0.9).move_to([pitch * j, 0, 0], aligned_edge=DOWN if v >= 0 else UP))
     group.shift(group.get_x() * LEFT)  # centred on x = 0
     return VGroup(baseline(group.width + 0.2).move_to(ORIGIN), *group)
 
@@ -184,10 +186,19 @@ class ReadGaps(LessonScene):
             f"Subtract the top score: {vector_text(sd.raw_shifted)} gives the same weights as "
             f"{vector_text(sd.raw)}, {vector_text(sd.softmax_raw)}."
         )
+        same = (
+            formula(  # where the scaled row comes next: the two vectors' softmax, one and the same
+                rf"\mathrm{{softmax}}({vector_text(sd.raw)}) = \mathrm{{softmax}}({vector_text(sd.raw_shifted)}) = "
+                rf"{vector_text(sd.softmax_raw, 2)}",
+                size=FORMULA,
+            )
+            .move_to(scaled[1:])
+            .set_x(VGroup(*raw[1:]).get_x())
+        )
         self.play(FadeIn(heads[1]), FadeIn(raw[2]))
-        self.on_words("gives the same weights", FadeIn(heads[2]), FadeIn(raw[3]))
+        self.on_words("gives the same weights", FadeIn(heads[2]), FadeIn(raw[3]), FadeIn(same))
         self.narrate(f"Divide by √d_k: every gap is divided by {number_text(sd.sqrt_d_k)}, and the weights soften.")
-        self.play(FadeIn(scaled))
+        self.play(FadeOut(same), FadeIn(scaled))
         if len(rule):
             self.narrate("With two keys the top weight is one over one plus e to the minus gap: only the gap counts.")
             self.play(FadeIn(rule))
@@ -219,7 +230,7 @@ class ReadGaps(LessonScene):
         x = chart.get_right()[0] + 0.12  # the largest gap, from that level down to the lowest score
         below = palette.diverging(-1.0)  # a gap's colour: the negative end of the scores' scale
         gap = Line([x, top.get_top()[1], 0], [x, low.get_top()[1], 0], color=below, stroke_width=3)
-        row[1].add(gap, caption("gap", LABEL, below).next_to(gap, RIGHT, buff=0.08))
+        row[1].add(gap, caption("gap", BODY, below).next_to(gap, RIGHT, buff=0.08))
         return row
 
     @staticmethod
