@@ -290,4 +290,5 @@ def cat_sat(tokens: list[str], E: Array, W_q: Array, W_k: Array, W_v: Array) -> 
         same_query_key=bool(np.array_equal(W_q, W_k)),
         scores_symmetric=bool(np.allclose(head.scores, head.scores.T)),
         row_by_column=primer.row_by_column(head.Q, head.K),
+        shorter=attend(E[:-1], W_q, W_k, W_v),
     )

@@ -260,6 +260,7 @@ class CatSat(Head, _TokenEmbeddings):
     same_query_key: bool  # W_q = W_k, so every q_i·k_j = k_i·q_j
     scores_symmetric: bool  # QKᵀ equals its transpose
     row_by_column: RowByColumn  # Q·Kᵀ entry by entry, for the tools chapter
+    shorter: Head  # the same head on the sentence without its last token: its words' rows of Z change with it
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from manim import (
     GrowFromEdge,
     Indicate,
     LaggedStart,
+    Mobject,
     MoveToTarget,
     Rectangle,
     ReplacementTransform,
@@ -25,6 +26,7 @@ from manim import (
     Write,
 )
 
+from attention_math.types import CatSat
 from scenes.kit import (
     BODY,
     CAPTION,
@@ -39,10 +41,11 @@ from scenes.kit import (
     caption,
     palette,
 )
+from scenes.kit.base import READ_HOLD
 from scenes.kit.diagrams import EVEN_ARROW, Card, LabelBox, Sentence, all_pairs, arc_between, connect, stack
 from scenes.kit.layout import TOP, below_title, caption_band, fit_content, to_middle
 from scenes.kit.motion import give_way
-from scenes.kit.numbers import fmt, fmt_int
+from scenes.kit.numbers import fmt, fmt_int, vector_text
 
 COLUMN_SPAN = 12.4  # width over which a sentence's tokens are spread, one column each
 HOP = palette.MUTED  # the recurrent path, one arrow per time step
@@ -329,20 +332,41 @@ class ContrastEmbeddings(LessonScene):
         )
         rows = [r for r in fixed.shown_rows if r is not None]
         arrows, tags = self.mixing(fixed, contextual, example.weights[0], rows)
+        frames = VGroup(*(fixed.row_frame(r) for r in rows), contextual.row_frame(0))
         self.play(
             FadeOut(named),
             FadeOut(arrow),  # one arrow for the whole step becomes one for each row mixed in
-            *(fixed.highlight_row(r) for r in rows),
-            contextual.highlight_row(0),
+            *map(Create, frames),
         )
         self.play(LaggedStart(*map(GrowArrow, arrows), lag_ratio=0.2), FadeIn(tags))
         self.play(FadeIn(mix, shift=UP * 0.2))
-        self.wait(3.5)
+        self.wait(2.5)
+        self.cut_short(example, fixed, contextual, VGroup(frames, arrows, tags, mix), arrow)
+
+    def cut_short(
+        self, example: CatSat, fixed: LabelledMatrix, contextual: LabelledMatrix, leaving: VGroup, step: Mobject
+    ) -> None:
+        """A word of the sentence in the sentence without its last word: its row of X the same, its row of Z not;
+        ``step``, the arrow for the whole of self-attention, back in the place of the mix's."""
+        tokens, shorter = example.tokens, example.shorter
+        c = 1 if len(tokens) > 2 else 0  # a word in both: "cat" in "the cat"
+        short = " ".join(tokens[:-1])
+        changes = not np.allclose(shorter.output[c], example.output[c])
+        self.narrate(
+            f'In "{short}" alone, "{tokens[c]}" keeps its row of X, but '
+            + ("its row of Z changes." if changes else "here its row of Z happens to stay the same.")
+        )
+        said = f'in "{short}" alone:  z({tokens[c]}) = {vector_text(shorter.output[c], 2)}'
+        line = caption_band(caption(said, HEADING, palette.HEAT_LOW))  # the contextual rows' colour
+        self.play(FadeOut(leaving), FadeIn(step), Create(fixed.row_frame(c)), Create(contextual.row_frame(c)))
+        self.on_words("its row of Z", FadeIn(line, shift=UP * 0.2))
+        self.finish_narration()
+        self.wait(READ_HOLD)
 
     @staticmethod
     def mixing(fixed: LabelledMatrix, contextual: LabelledMatrix, weights: np.ndarray, rows: list[int]):
         """Each drawn row of X's weight beside it, and from there an arrow to the first row of Z."""
-        end = [contextual.get_row_labels().get_left()[0] - 0.15, contextual.get_row(0).get_y(), 0]
+        end = [contextual.get_row_labels().get_left()[0] - 0.3, contextual.get_row(0).get_y(), 0]
         left = fixed.get_brackets().get_right()[0] + 0.15
         tags = VGroup(*(caption(fmt(weights[r]), LABEL).move_to([left, fixed.get_row(r).get_y(), 0]) for r in rows))
         for tag in tags:  # left-aligned, just right of X's bracket

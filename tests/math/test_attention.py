@@ -158,6 +158,9 @@ def test_cat_sat_by_hand(values):
     np.testing.assert_allclose(cs.output[1], np.array([1 + E, 2 * E, 1 + E, 2 * E]) / (2 * E + 1), rtol=1e-12)
     # sat·[1, 0, 1, 0] + sat·[0, 1, 0, 1] + sat·[1, 1, 1, 1] with sat[0] = sat[1]: every entry is (1 + e)/(2 + e).
     np.testing.assert_allclose(cs.output[2], [(1 + E) / (2 + E)] * 4, rtol=1e-12)
+    # "the cat" alone: cat scores 0·… + … = 0 with the, 2 with itself, ÷ 2: weights 1 and e over 1 + e.
+    np.testing.assert_allclose(cs.shorter.weights[1], [1 / (1 + E), E / (1 + E)], rtol=1e-12)
+    np.testing.assert_allclose(cs.shorter.output[1], np.array([1, E, 1, E]) / (1 + E), rtol=1e-12)
 
 
 # --- softmax: properties ------------------------------------------------------------

@@ -151,3 +151,23 @@ def test_shift_meaning_names_the_words_without_a_row_in_x_before_their_weights(e
             assert re.findall(r"'([^']+)'", line.split("', ", 1)[1].split(" get")[0]) == new
             after = narration[narration.index(line) + 1]
             assert "weights" in after  # the rows are said before the weights they give
+
+
+@pytest.mark.parametrize(
+    ("w_v", "said"),
+    [
+        (None, "but its row of Z changes"),  # "the cat" alone: cat's weights e/(1+e) on itself, not 2e/(2e+1)
+        ("[[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]", "happens to stay the same"),  # every v is 0
+    ],
+)
+def test_fixed_vs_contextual_says_the_row_changes_only_when_it_does(tmp_path, w_v, said):
+    text = DEFAULT_EXAMPLE.read_text(encoding="utf-8")
+    if w_v:
+        identity = "W_v = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]"
+        assert text.count(identity) == 1  # the cat_sat section's
+        text = text.replace(identity, f"W_v = {w_v}")
+    example = tmp_path / "example.toml"
+    example.write_text(text, encoding="utf-8")
+    narration = " ".join(probe(by_class("ContrastEmbeddings"), example)[-1].said)
+    assert said in narration
+    assert ("what V is" in narration) is bool(w_v)  # the mix is of X's rows only where V = X
