@@ -165,7 +165,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
     Groups for ``pytest -n auto --dist loadgroup`` (make test): tests that share a render run in one
     worker. The session's lesson is rendered once; a module's fixtures (a rendered copy, a Dask cluster)
-    are built once; a scene's tests share its probe, while different scenes spread over the workers.
+    are built once; a scene's tests, in any module, share its probe (tests/scenes/shared.py), while
+    different scenes spread over the workers.
     """
     for item in items:
         if item.get_closest_marker("render") or item.get_closest_marker("browser"):
@@ -174,8 +175,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         callspec = getattr(item, "callspec", None)
         if "lesson" in getattr(item, "fixturenames", ()):
             group = "lesson"
-        elif callspec is not None and "entry" in callspec.params:
-            group = f"{module}:{callspec.params['entry'].id}"  # no "]" at the end: xdist reads that as no group
+        elif callspec is not None and "entry" in callspec.params:  # one probe of the scene, whatever the module
+            group = f"scene:{callspec.params['entry'].id}"  # no "]" at the end: xdist reads that as no group
+        elif scene := item.get_closest_marker("scene"):
+            group = f"scene:{scene.args[0]}"
         else:
             group = module
         item.add_marker(pytest.mark.xdist_group(group))

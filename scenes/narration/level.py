@@ -10,7 +10,6 @@ import wave
 from pathlib import Path
 
 import numpy as np
-from scipy.signal import lfilter, resample_poly
 
 SENTENCE_LUFS = -23.0  # each sentence; the clip is raised to -16 LUFS with a limiter afterwards (render/soundtrack)
 BLOCK, STEP = 0.4, 0.1  # seconds: BS.1770's gating blocks, overlapping by 75 %
@@ -37,6 +36,8 @@ def biquad(kind: str, rate: int, fc: float, q: float, gain_db: float = 0.0) -> t
 
 def loudness(samples: np.ndarray, rate: int) -> float | None:
     """Integrated loudness in LUFS of mono ``samples`` (floats in [-1, 1]); ``None`` when too short or silent."""
+    from scipy.signal import lfilter  # here, not at the top: it takes 0.6 s to import, and most runs never level
+
     weighted = lfilter(*biquad("shelf", rate, 1500.0, 1 / math.sqrt(2), 4.0), samples)
     weighted = lfilter(*biquad("pass", rate, 38.0, 0.5), weighted)
     size, step = round(BLOCK * rate), round(STEP * rate)
@@ -70,6 +71,8 @@ def write(wav: Path, samples: np.ndarray, rate: int) -> None:
 
 
 def resampled(samples: np.ndarray, rate: int, to: int) -> np.ndarray:
+    from scipy.signal import resample_poly
+
     return samples if rate == to else resample_poly(samples, to, rate)
 
 

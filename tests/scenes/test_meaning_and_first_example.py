@@ -17,6 +17,7 @@ from scenes.kit.numbers import vector_text
 from scenes.lesson import by_class
 from scenes.meaning import standing
 from scenes.probe import probe
+from tests.scenes.shared import snapshots
 
 WORDS = {"a": np.array([0.0, 0.0]), "b": np.array([0.3, 0.0]), "c": np.array([3.0, 1.0]), "d": np.array([-3.0, 1.0])}
 
@@ -119,6 +120,7 @@ def independent_nearest_after(words: dict, clusters: dict, tokens: list[str], fo
 
 
 @pytest.mark.slow
+@pytest.mark.scene("meaning-shift")
 def test_shift_meaning_says_where_each_sentence_moves_the_word():
     import tomllib
 
@@ -127,12 +129,13 @@ def test_shift_meaning_says_where_each_sentence_moves_the_word():
         independent_nearest_after(raw["words"], raw["clusters"], s["tokens"], s["focus"]) for s in raw["sentences"]
     ]
     assert expected == ["tech", "fruit"]  # the slide deck's story, if the example file still tells it
-    narration = probe(by_class("ShiftMeaning"))[-1].narration
+    narration = snapshots(by_class("ShiftMeaning"))[-1].narration
     verdicts = [line for line in narration if line.startswith("'apple' is now")]  # one per sentence
     assert [line.rstrip(".").split()[-1] for line in verdicts] == expected
 
 
 @pytest.mark.slow
+@pytest.mark.scene("meaning-shift")
 @pytest.mark.parametrize(
     "example", [DEFAULT_EXAMPLE, ROOT / "tests/examples/twelve_tokens.toml"], ids=["default", "12"]
 )
@@ -142,7 +145,7 @@ def test_shift_meaning_names_the_words_without_a_row_in_x_before_their_weights(e
     raw = tomllib.loads(example.read_text())
     known = set(raw["worked_example"]["tokens"])
     expected = [[t for t in s["tokens"] if t not in known] for s in raw["semantic_shift"]["sentences"]]
-    narration = probe(by_class("ShiftMeaning"), example)[-1].narration
+    narration = snapshots(by_class("ShiftMeaning"), example)[-1].narration
     said = {line.split("', ", 1)[0][4:]: line for line in narration if "made-up row" in line}  # by its sentence
     for sentence, new in zip(raw["semantic_shift"]["sentences"], expected, strict=True):
         line = said.get(" ".join(sentence["tokens"]))

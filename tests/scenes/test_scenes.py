@@ -21,14 +21,7 @@ from scenes.framing import (
 from scenes.lesson import LESSON
 from scenes.narration.spoken import unspeakable
 from scenes.probe import audit_problems, layout_problems, probe
-
-_snapshots: dict[str, list] = {}
-
-
-def snapshots(entry):
-    if entry.id not in _snapshots:
-        _snapshots[entry.id] = probe(entry)
-    return _snapshots[entry.id]
+from tests.scenes.shared import snapshots
 
 
 @pytest.mark.parametrize("entry", LESSON, ids=[e.id for e in LESSON])
@@ -82,7 +75,7 @@ def test_every_sentence_can_be_said(entry):
 )
 def test_the_voice_says_the_value_computed_from_the_example(example, said):
     entry = next(e for e in LESSON if e.id == "scale-softmax")
-    assert any(said in line for line in probe(entry, example)[-1].said)
+    assert any(said in line for line in snapshots(entry, example)[-1].said)
 
 
 def frames(entry):

@@ -16,6 +16,7 @@ from attention_math.example import ROOT
 from scenes.framing import flash_problems, plays
 from scenes.lesson import LESSON
 from scenes.probe import audit_problems, layout_problems, numbers_shown, probe
+from tests.scenes import shared
 
 #: the chapter's modules: steps 1–2, 3, 4–5, 6 and 7, and Add & Norm after them
 FILES = (
@@ -32,14 +33,10 @@ EXAMPLES = {
     "two_tokens": ROOT / "tests/examples/two_tokens.toml",
     "twelve_tokens": ROOT / "tests/examples/twelve_tokens.toml",
 }
-_cache: dict = {}
 
 
 def snapshots(entry, example: str):
-    key = (entry.id, example)
-    if key not in _cache:
-        _cache[key] = probe(entry, EXAMPLES[example])
-    return _cache[key]
+    return shared.snapshots(entry, EXAMPLES[example])
 
 
 def screen_problems(snaps) -> list[str]:
