@@ -129,12 +129,12 @@ def softer(raw: Array, scaled: Array) -> Claim:
 def row_meaning(tokens: Sequence[str], weights: Array, focus: int) -> tuple[Claim, Claim]:
     """What the row of ``focus`` looks at most, then what the row of that word looks at: a row is one
     word's query, so it is the row of a word that shapes that word's meaning."""
-    other = _strongest_other(weights[focus], focus)
+    other = strongest_other(weights[focus], focus)
     if weights[focus, other] > weights[focus, focus]:
         first = f"'{tokens[focus]}' looks most at '{tokens[other]}', even more than at itself."
     else:
         first = f"After itself, '{tokens[focus]}' looks most at '{tokens[other]}'."
-    back = _strongest_other(weights[other], other)
+    back = strongest_other(weights[other], other)
     if back != focus:
         second = (
             f"The row of '{tokens[other]}', which shapes its meaning, "
@@ -150,7 +150,8 @@ def row_meaning(tokens: Sequence[str], weights: Array, focus: int) -> tuple[Clai
     )
 
 
-def _strongest_other(row: Array, itself: int) -> int:
+def strongest_other(row: Array, itself: int) -> int:
+    """The place of the largest weight in ``row`` other than the word's own, ``itself``."""
     others = np.array(row, dtype=float)
     others[itself] = -np.inf
     return int(np.argmax(others))
@@ -233,7 +234,7 @@ def toy_match(tokens: Sequence[str], head_weights: Sequence[Array], focus: str, 
     lower = [t.lower() for t in tokens]
     row = lower.index(focus.lower())
     for k, weights in enumerate(head_weights):
-        if word.lower() in lower and lower[_strongest_other(weights[row], row)] == word.lower():
+        if word.lower() in lower and lower[strongest_other(weights[row], row)] == word.lower():
             return Claim(
                 f"Beside it, head {k + 1} of our toy example: its row of '{focus}' also looks most at '{word}'.",
                 True,

@@ -17,13 +17,14 @@ from manim import (
     Group,
     Indicate,
     LaggedStart,
+    Mobject,
     ReplacementTransform,
     SurroundingRectangle,
     Text,
     VGroup,
 )
 
-from attention_math.claims import parked, parking, toy_match
+from attention_math.claims import parked, parking, strongest_other, toy_match
 from scenes.kit import (
     CELL,
     HERO,
@@ -158,7 +159,14 @@ class ReadRealAttention(LessonScene):
         self.play(FadeIn(real.get_labels()), FadeIn(real.get_digits()), FadeIn(names[1]))
         self.narrate(match.text)
         self.play(FadeIn(toy), FadeIn(names[0]))
-        self.point_at_focus(rm, we, sentence, toy, real, weight)
+        toy_row = [t.lower() for t in we.tokens].index(rm.focus.lower())
+        toy_frame = SurroundingRectangle(toy.get_row(toy_row), color=palette.QUERY, buff=0.03)
+        if match.holds:  # the row the sentence names, as it names it, and the cell it looks at most
+            weights = we.heads[match.about[0]].weights[toy_row]
+            cell = toy.get_row(toy_row)[strongest_other(weights, toy_row)]
+            named = VGroup(toy_frame, SurroundingRectangle(cell, color=palette.HIGHLIGHT, buff=0.02))
+            self.on_words("its row of", Create(named))
+        self.point_at_focus(rm, sentence, real, weight, VGroup() if match.holds else toy_frame)
         self.narrate(
             "The toy's matrices were made up to be checked by hand; these were learned from data. "
             "The mechanism is the same."
@@ -202,13 +210,10 @@ class ReadRealAttention(LessonScene):
             LABEL,
         )  # white: the frames round the rows are the query's blue, the sentence says what they hold
 
-    def point_at_focus(self, rm: dict, we: dict, sentence: dict, toy: Heatmap, real: Heatmap, weight: Text) -> None:
-        focus = sentence.focus_pieces[0]
+    def point_at_focus(self, rm: dict, sentence: dict, real: Heatmap, weight: Text, toy_frame: Mobject) -> None:
+        """The focus word's row of the real head framed (with ``toy_frame``, the toy's, if not framed yet)."""
         strongest = sentence.featured_strongest
-        toy_row = we.tokens.index(next(t for t in we.tokens if t.lower() == rm.focus.lower()))
-        frames = VGroup(
-            SurroundingRectangle(toy.get_row(toy_row), color=palette.QUERY, buff=0.03),
-            SurroundingRectangle(real.get_row(focus), color=palette.QUERY, buff=0.03),
-        )
+        row = SurroundingRectangle(real.get_row(sentence.focus_pieces[0]), color=palette.QUERY, buff=0.03)
+        frames = VGroup(toy_frame, row)
         self.narrate(f"The row of “{rm.focus}”, in both: in the real head it looks at “{sentence.pieces[strongest]}”.")
         self.play(Create(frames), FadeIn(weight))
