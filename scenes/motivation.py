@@ -43,7 +43,7 @@ from scenes.kit import (
 )
 from scenes.kit.base import READ_HOLD
 from scenes.kit.diagrams import EVEN_ARROW, Card, LabelBox, Sentence, all_pairs, arc_between, connect, stack
-from scenes.kit.layout import TOP, below_title, caption_band, fit_content, to_middle
+from scenes.kit.layout import TOP, below_title, caption_band, fit_content, fit_width, to_middle
 from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt, fmt_int, vector_text
 
@@ -356,10 +356,12 @@ class ContrastEmbeddings(LessonScene):
             f'In "{short}" alone, "{tokens[c]}" keeps its row of X, but '
             + ("its row of Z changes." if changes else "here its row of Z happens to stay the same.")
         )
-        said = f'in "{short}" alone:  z({tokens[c]}) = {vector_text(shorter.output[c], 2)}'
-        line = caption_band(caption(said, HEADING, palette.HEAT_LOW))  # the contextual rows' colour
-        self.play(FadeOut(leaving), FadeIn(step), Create(fixed.row_frame(c)), Create(contextual.row_frame(c)))
-        self.on_words("its row of Z", FadeIn(line, shift=UP * 0.2))
+        word = tokens[c]
+        said = f'"{short}" alone:  x({word}) = {vector_text(example.E[c])}  →  z({word}) = '
+        line = caption(said + vector_text(shorter.output[c], 2), HEADING, t2c={f"z({word})": palette.HEAT_LOW})
+        line = caption_band(fit_width(line, 13.0))  # the same x, another z: z in the contextual rows' colour
+        frames = (Create(fixed.row_frame(c)), Create(contextual.row_frame(c)))
+        self.play(FadeOut(leaving), FadeIn(step), *frames, FadeIn(line, shift=UP * 0.2))
         self.finish_narration()
         self.wait(READ_HOLD)
 
