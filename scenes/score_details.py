@@ -126,8 +126,8 @@ class MirrorScores(LessonScene):
         self.wait(1.5)
 
 
-SCORE_BAR = 1.35  # height of the largest score's bar
-WEIGHT_BAR = 1.35  # height of a weight of 1
+SCORE_BAR = 1.8  # height of the largest score's bar
+WEIGHT_BAR = 1.8  # height of a weight of 1
 
 
 def bars(values, unit: float, colour) -> VGroup:
@@ -203,7 +203,11 @@ class ReadGaps(LessonScene):
             self.narrate("With two keys the top weight is one over one plus e to the minus gap: only the gap counts.")
             self.play(FadeIn(rule))
         self.narrate("So dividing by √d_k sets how sharp the weights are: smaller gaps, softer softmax.")
-        self.play(Indicate(scaled[2], color=palette.HIGHLIGHT), Indicate(scaled[3], color=palette.HIGHLIGHT))
+        gaps = [VGroup(*row[1][-2:]) for row in (raw, scaled)]  # each row's gap and its name
+        self.on_words("smaller gaps", *(Indicate(g, color=palette.HIGHLIGHT) for g in gaps))
+        softer = [row[3] for row in (raw, scaled)] + list(rule[-2:])  # the weights, and the rule's worked lines
+        self.on_words("softer softmax", *(Indicate(m, color=palette.HIGHLIGHT, scale_factor=1.1) for m in softer))
+        self.finish_narration()
         self.wait(1.5)
 
     @staticmethod
@@ -229,7 +233,7 @@ class ReadGaps(LessonScene):
         row[1][-1].move_to([row[1][1].get_x(), top.get_top()[1], 0])  # the top score's level
         x = chart.get_right()[0] + 0.12  # the largest gap, from that level down to the lowest score
         below = palette.diverging(-1.0)  # a gap's colour: the negative end of the scores' scale
-        gap = Line([x, top.get_top()[1], 0], [x, low.get_top()[1], 0], color=below, stroke_width=3)
+        gap = Line([x, top.get_top()[1], 0], [x, low.get_top()[1], 0], color=below, stroke_width=6)
         row[1].add(gap, caption("gap", BODY, below).next_to(gap, RIGHT, buff=0.08))
         return row
 
