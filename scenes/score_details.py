@@ -203,6 +203,7 @@ class ReadGaps(LessonScene):
             self.narrate("With two keys the top weight is one over one plus e to the minus gap: only the gap counts.")
             self.play(FadeIn(rule))
         self.narrate("So dividing by √d_k sets how sharp the weights are: smaller gaps, softer softmax.")
+        self.play(Indicate(scaled[0], color=palette.HIGHLIGHT, scale_factor=1.05))  # "dividing by √d_k"
         gaps = [VGroup(*row[1][-2:]) for row in (raw, scaled)]  # each row's gap and its name
         self.on_words("smaller gaps", *(Indicate(g, color=palette.HIGHLIGHT) for g in gaps))
         softer = [row[3] for row in (raw, scaled)] + list(rule[-2:])  # the weights, and the rule's worked lines
