@@ -39,7 +39,6 @@ from scenes.kit import (
     LABEL,
     LEAD,
     READOUT,
-    SMALL,
     LessonScene,
     TokenLabel,
     TokenRow,
@@ -95,7 +94,7 @@ class AlignDotProducts(LessonScene):
         head, tokens = we.heads[0], we.tokens
         best, closest = int(np.argmax(head.scores[0])), int(np.argmin(np.abs(head.qk_angles[0])))
         self.show_title()
-        note = caption("each key drawn at its true\nangle to the query, to scale", SMALL, palette.MUTED)
+        note = caption("each key drawn at its true\nangle to the query, to scale", LABEL, palette.MUTED)
         worked = {j: self.score_chip(head, tokens, j) for j in sorted({*range(min(len(tokens), MAX_PAIRS)), best})}
         chips = VGroup(*worked.values()).arrange(RIGHT, buff=0.6)  # the scores so far, along the frame's foot
         fit_width(chips, 12.0).to_edge(LEFT, buff=0.6)

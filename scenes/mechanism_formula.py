@@ -378,10 +378,13 @@ class AlignVectors(LessonScene):
             self.narrate(said)
             target = demo.angle_query + turn
             self.play(
-                *turn_key(plane, key, reading, demo, (key_angle, target), theta), FadeOut(verdict), *renamed, run_time=2
+                *turn_key(plane, key, reading, demo, (key_angle, target), theta),
+                FadeOut(verdict),
+                *renamed,
+                run_time=1.5,
             )
             key_angle, renamed = target, []
-            self.play(FadeIn(new))
+            self.play(FadeIn(new), run_time=0.4)  # the verdict as soon as the key stands still, while it is said
             verdict = new
             self.wait(1.2)
 

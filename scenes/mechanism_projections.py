@@ -45,6 +45,7 @@ from scenes.kit import (
     notation,
     palette,
 )
+from scenes.kit.base import READ_HOLD
 from scenes.kit.diagrams import Card, LabelBox, connect
 from scenes.kit.layout import CAPTION_TOP, GAP, caption_band, fit_width
 from scenes.kit.motion import give_way
@@ -277,6 +278,7 @@ class GeneralizeAttention(LessonScene):
         notation(mirror).move_to(note).set_x(0)  # the answer to xᵢ·xⱼ = xⱼ·xᵢ, for a while in the projections' place
         self.on_words("need not", give_way(note, FadeIn(mirror)))
         self.finish_narration()
+        self.wait(READ_HOLD)  # the broken mirror, read before the projections come back
         self.play(give_way(mirror, FadeIn(note)), run_time=0.8)
         self.narrate("That is the Transformer's formula; the chapters ahead take it apart, piece by piece.")
         self.play(give_way(note, Write(final)))

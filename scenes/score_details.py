@@ -330,7 +330,7 @@ class SeparateCosine(LessonScene):
         why = VGroup(
             caption("a cosine stays in [−1, 1], in any dimension;", BODY, palette.MUTED),
             caption("a dot product keeps the lengths:", BODY),
-            caption("for random entries it spreads like √dₖ: ÷√dₖ", BODY),
+            caption("random entries: variance like dₖ, size like √dₖ: ÷√dₖ", BODY),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
         panel = VGroup(notation(pair), lines, stretched, notation(why)).arrange(DOWN, aligned_edge=LEFT, buff=0.45)
         fit_content(VGroup(picture, panel).arrange(RIGHT, buff=0.9), width=13.0)  # clear of the frame's edges
@@ -360,13 +360,15 @@ class SeparateCosine(LessonScene):
             run_time=1.5,
         )
         self.on_words("the dot product grows", Write(stretched[1]))
-        self.narrate(
-            "A cosine stays between minus one and one; a dot product keeps the lengths, and for random entries "
-            "it spreads like √d_k: hence the division by √d_k."
-        )
+        self.narrate("A cosine stays between minus one and one; a dot product keeps the lengths.")
         self.play(FadeIn(why[0]))
         self.on_words("a dot product keeps", FadeIn(why[1]))  # each reason as it is said
-        self.on_words("for random entries", FadeIn(why[2]))
+        self.narrate(  # variance, as the scaling chapter measured it: d_k; the size, its square root
+            "For random entries its variance grows like d_k, its size like √d_k: hence the division by √d_k."
+        )
+        self.play(FadeIn(why[2]))
+        self.on_words("hence", Indicate(why[2], color=palette.HIGHLIGHT, scale_factor=1.05))  # the lesson's ÷√d_k
+        self.finish_narration()
         self.wait(1.5)
 
     @staticmethod
