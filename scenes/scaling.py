@@ -271,8 +271,13 @@ class SaturateSoftmax(LessonScene):
         switch, the bars and the gauge's level move. Returns the numbers now shown."""
         nxt_scores, nxt_bars, nxt_gauge = step
         shown.set_opacity(0)  # gone at once, wherever the scene holds them
-        self.add(nxt_scores, nxt_gauge[2])
-        self.play(Transform(bars.get_bars(), nxt_bars.get_bars()), Transform(gauge[3], nxt_gauge[3]), run_time=1.5)
+        self.play(  # the new numbers come with the bars and the level they set, never ahead of them
+            Transform(bars.get_bars(), nxt_bars.get_bars()),
+            Transform(gauge[3], nxt_gauge[3]),
+            FadeIn(nxt_scores),
+            FadeIn(nxt_gauge[2]),
+            run_time=1.5,
+        )
         self.play(FadeIn(nxt_bars.get_numbers()), run_time=0.3)  # each weight's number on its new bar
         return VGroup(nxt_scores, nxt_gauge[2], nxt_bars.get_numbers())
 
