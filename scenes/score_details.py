@@ -30,7 +30,7 @@ from manim import (
 
 from attention_math.claims import mirrored
 from attention_math.types import Alignment, SaturationDemo
-from scenes.first_example import number_text
+from scenes.first_example import number_text, weights_grid
 from scenes.kit import (
     BODY,
     DISPLAY_LARGE,
@@ -75,7 +75,7 @@ class MirrorScores(LessonScene):
         tokens, first, last = cs.tokens, 0, len(cs.tokens) - 1
         self.show_title()
         grid = LabelledMatrix(cs.scores, row_labels=tokens, col_labels=tokens, name=r"QK^{T}", font_size=36)
-        alphas = LabelledMatrix(cs.weights, row_labels=tokens, col_labels=tokens, name=r"\alpha", font_size=36)
+        alphas = weights_grid(cs, cell=1.0)  # on the weights' 0–1 colours, as cat-sat showed them
         rule = formula(r"W_{Q} = W_{K} \;\Rightarrow\; q_i \cdot k_j = q_j \cdot k_i", size=FORMULA_LARGE)
         if not cs.same_query_key:
             rule = formula(r"W_{Q} \neq W_{K}", size=FORMULA_LARGE)
@@ -102,9 +102,7 @@ class MirrorScores(LessonScene):
         self.narrate(claim.text)
         if claim.about:  # the weights beside the scores, the same pair framed: they differ, as said
             i, j = claim.about
-            moved = VGroup(
-                _frame(pair[1].get_entry(i, j), palette.HIGHLIGHT), _frame(alphas.get_entry(j, i), palette.HIGHLIGHT)
-            )
+            moved = VGroup(*(_frame(alphas.get_row(r)[c], palette.HIGHLIGHT) for r, c in ((i, j), (j, i))))
             shift = pair[0].get_center() - grid.get_center()
             why = caption_band(caption("α = softmax(QKᵀ ÷ √dₖ): softmax normalises each row on its own", LEAD))
             self.on_words("the weights", VGroup(grid, frames).animate.shift(shift), FadeIn(alphas), run_time=1.2)
