@@ -61,11 +61,6 @@ from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt
 
 
-def value_name(value, token: str) -> str:
-    """A value vector as its numbers when it is short enough to read in a row label, else by its token."""
-    return f"({', '.join(fmt(x) for x in value)})" if len(value) <= 3 else f"value of {token}"
-
-
 class SumValues(LessonScene):
     """Step 8: one token's output = its weights times the value vectors, added tip to tail."""
 
@@ -82,8 +77,8 @@ class SumValues(LessonScene):
             head.weighted_values[i],
             row_labels=[
                 # three decimals: a weight rounded to two can multiply out to another product than the one shown
-                f"{fmt(w, 3)} × {value_name(v, t)}"
-                for w, v, t in zip(head.weights[i], head.V, tokens, strict=True)
+                f"{fmt(w, 3)} × v({t})"  # each weight with the word whose value it scales, as in cat-sat
+                for w, t in zip(head.weights[i], tokens, strict=True)
             ],
             name=r"\text{weight} \times \text{value}",
             color=palette.VALUE,
