@@ -110,7 +110,7 @@ class ExplodeDotProducts(LessonScene):
         self.play(Indicate(spread.dots, color=palette.HIGHLIGHT, scale_factor=1.0))  # the spread being measured
         self.on_words("squared distances", Create(spread.mean), LaggedStart(*map(Create, spread.gaps), lag_ratio=0.02))
         measured = caption(f"these: variance {fmt(float(np.var(demo.entries)), 2)}", CAPTION, font=SERIF)
-        measured.next_to(spread.line[1], RIGHT, buff=0.8)  # what "variance one" looks like, measured on them
+        measured.next_to(spread.line[2], RIGHT, buff=0.8)  # what "variance one" looks like, measured on them
         self.on_words("These are drawn", FadeIn(measured))
         self.wait(1.0)
         chart = (FadeIn(axis), FadeIn(dims), FadeIn(dims_name), FadeIn(axis_name))  # the empty chart, the strip gone
@@ -206,7 +206,14 @@ def entry_strip(entries: np.ndarray, left: float, right: float, y: float) -> VGr
         return left + (float(np.clip(v, -3, 3)) + 3) / 6 * (right - left)
 
     line = Line([left, y, 0], [right, y, 0], color=palette.MUTED, stroke_width=2)
-    label = caption("random entries of q", LABEL, palette.MUTED, font=SERIF).next_to(line, DOWN, buff=0.15)
+    ticks = VGroup(  # the scale the spread is read on: the same for any example
+        *(
+            notation(caption(fmt(float(v), 0), LABEL, palette.MUTED)).next_to([to_x(v), y, 0], DOWN, buff=0.1)
+            for v in range(-2, 3)
+        )
+    )
+    label = caption("random entries of q", LABEL, palette.MUTED, font=SERIF).next_to(ticks, DOWN, buff=0.1)
+    label.set_x((left + right) / 2)
     stacked: dict[int, int] = {}
     dots, gaps = VGroup(), VGroup()
     mean = float(np.mean(entries))
@@ -220,8 +227,8 @@ def entry_strip(entries: np.ndarray, left: float, right: float, y: float) -> VGr
     for dot in tops.values():  # one distance per column, from its top dot: all sixty tangled into a grid
         gaps.add(Line(dot.get_center(), [to_x(mean), dot.get_y(), 0], color=palette.HIGHLIGHT, stroke_width=2))
     top = y + 0.2 + 0.26 * max(stacked.values())
-    strip = VGroup(VGroup(line, label), dots)
-    strip.line, strip.dots, strip.gaps = VGroup(line, label), dots, gaps
+    strip = VGroup(VGroup(line, ticks, label), dots)
+    strip.line, strip.dots, strip.gaps = strip[0], dots, gaps
     strip.mean = Line([to_x(mean), y, 0], [to_x(mean), top + 0.1, 0], color=palette.HIGHLIGHT, stroke_width=3)
     strip.add(strip.mean, gaps)
     return strip
