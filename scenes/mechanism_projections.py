@@ -266,7 +266,10 @@ class GeneralizeAttention(LessonScene):
             "In the score, x_i becomes q_i and x_j becomes k_j; in the sum, x_j becomes v_j. "
             "And q_i·k_j need not equal q_j·k_i."
         )
-        self.play(TransformMatchingTex(new_rule, bridged), run_time=1.5)
+        values = self.sequence("v", "i", gap).move_to(own)  # what the weights now sum: the values, in green
+        for box in values:
+            box.label.set_color(palette.VALUE)
+        self.play(TransformMatchingTex(new_rule, bridged), ReplacementTransform(own, values), run_time=1.5)
         colours = {"q_i": palette.QUERY, "k_j": palette.KEY, "q_j": palette.QUERY, "k_i": palette.KEY}
         mirror = VGroup(  # the indices at formula size: they are the point of the line
             formula(r"q_i \cdot k_j", size=FORMULA, tex_to_color_map=colours),

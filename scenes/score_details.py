@@ -110,7 +110,7 @@ class MirrorScores(LessonScene):
             self.on_words(
                 "Each row",
                 give_way(verdict, FadeIn(why)),
-                Indicate(alphas.get_row(i), color=palette.HIGHLIGHT, scale_factor=1),
+                Indicate(alphas.get_row_digits(i), color=palette.HIGHLIGHT),  # not the cells: on top, they hid it
             )
             verdict = why  # on screen in its place
         broken = caption_band(
