@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 from manim import DecimalNumber, MarkupText, Mobject, SingleStringMathTex, Text
 
+from scenes.kit.text import TEX_SCRIPT
 from scenes.kit.tokens import SCRIPT_RUN, single_glyph
 
 MIN_GLYPH_PX = 10.0  # least cap height, in pixels at 480p
@@ -32,7 +33,7 @@ DESCEND = set("gjpqyQJ,;_()[]{}|/@$")
 # cap height per unit of font size, in scene units (measured: Text "H" at size 100 is 1.01 tall,
 # TeX "0" at size 100 is 0.714 tall)
 CAP_PER_SIZE = {"text": 0.0101, "tex": 0.00714}
-SCRIPT = 0.7  # TeX sets a subscript or superscript at 70 % of its formula's size: the smallest glyphs read
+SCRIPT = TEX_SCRIPT  # a formula's sub- and superscripts, of its size (kit.text.LESSON_TEX): its smallest glyphs
 FONT_SCRIPT = 0.6  # the fonts' own script glyphs (ₖ, ᵀ, <sub>): measured 8.9 px at 480p beside a 13.5 px "d"
 CODE_SUBSCRIPT = re.compile(r"[A-Za-z]_[A-Za-z0-9{]")  # "d_k", "W_q", "d_model"
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from manim import ManimColor, MarkupText, MathTex, Mobject, Text
+from manim import ManimColor, MarkupText, MathTex, Mobject, Text, TexTemplate
 
 from . import palette
 from .numbers import Number
@@ -108,6 +108,11 @@ def caption(
     return kind(text, font=font, font_size=size, color=color, **kwargs)
 
 
+TEX_SCRIPT = 0.85  # a formula's sub- and superscripts, of its size (TeX's own 70 % read as 6 px at 480p), as Text's
+LESSON_TEX = TexTemplate()  # manim's, its 10 pt formulas with scripts at TEX_SCRIPT and scripts of scripts at 70 %
+LESSON_TEX.add_to_preamble(rf"\DeclareMathSizes{{10}}{{10}}{{{10 * TEX_SCRIPT:g}}}{{7}}")
+
+
 def formula(*tex: str, size: float = FORMULA, color: ManimColor = palette.TEXT, **kwargs: Any) -> MathTex:
     """A formula set by TeX, never holding a token (tokens go in a :func:`caption`).
 
@@ -125,7 +130,7 @@ def formula(*tex: str, size: float = FORMULA, color: ManimColor = palette.TEXT, 
     >>> notation(formula(r"\\sum_{j=1}^{T} x_j")).audit_notation
     True
     """
-    return MathTex(*tex, font_size=size, color=color, **kwargs)
+    return MathTex(*tex, font_size=size, color=color, tex_template=LESSON_TEX, **kwargs)
 
 
 def product_sign(size: float = DISPLAY) -> MathTex:

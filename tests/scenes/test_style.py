@@ -244,13 +244,24 @@ def test_the_layout_check_finds_a_subscript_spelt_as_code():
 
 
 def test_a_formula_is_measured_by_its_subscripts():
-    """TeX sets a subscript at 70 % of the formula: shape-tracking's K^T at 33 (7 px scripts) failed; at
-    48 its T reads (10.1 px), and a formula without scripts at 33 is fine."""
+    """The lesson's TeX sets a subscript at 85 % of the formula: K^T at 27 has 9.8 px scripts and fails; at 33
+    its T reads (12 px), and a formula without scripts at 27 is fine (11.6 px)."""
     from scenes.legibility import legibility_problems
 
-    assert any("px < 10" in p for p in legibility_problems(snapshot_of(text.formula("K^T", size=33))))
-    assert legibility_problems(snapshot_of(text.formula("K^T", size=48))) == []
-    assert legibility_problems(snapshot_of(text.formula("QK", size=33))) == []
+    assert any("px < 10" in p for p in legibility_problems(snapshot_of(text.formula("K^T", size=27))))
+    assert legibility_problems(snapshot_of(text.formula("K^T", size=33))) == []
+    assert legibility_problems(snapshot_of(text.formula("QK", size=27))) == []
+
+
+def test_formulas_draw_their_subscripts_larger_than_tex_does():
+    """TeX's own scripts, 70 % of the formula, read 6–7 px at 480p; the lesson's template draws them at 85 %.
+    d and k both reach the ascender line, so the height of k over d is the script's size."""
+    from manim import MathTex
+
+    d, k = text.formula("d_k", size=48)[0]
+    plain_d, plain_k = MathTex("d_k", font_size=48)[0]
+    assert plain_k.height / plain_d.height < 0.72  # TeX's default
+    assert k.height / d.height > 0.78
 
 
 def test_bar_numbers_that_would_touch_thin_out_keeping_the_largest():
