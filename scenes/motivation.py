@@ -370,9 +370,11 @@ class ContrastEmbeddings(LessonScene):
         """Each drawn row of X's weight beside it, and from there an arrow to the first row of Z."""
         end = [contextual.get_row_labels().get_left()[0] - 0.3, contextual.get_row(0).get_y(), 0]
         left = fixed.get_brackets().get_right()[0] + 0.15
-        tags = VGroup(*(caption(fmt(weights[r]), LABEL).move_to([left, fixed.get_row(r).get_y(), 0]) for r in rows))
-        for tag in tags:  # left-aligned, just right of X's bracket
-            tag.shift((left - tag.get_left()[0]) * RIGHT)
+
+        def tag(r: int) -> Text:  # row r's weight, left-aligned just right of X's bracket
+            return caption(fmt(weights[r]), LABEL).move_to([left, fixed.get_row(r).get_y(), 0], aligned_edge=LEFT)
+
+        tags = VGroup(*map(tag, rows))
         start = tags.get_right()[0] + 0.1
         arrows = VGroup(*(Arrow([start, t.get_y(), 0], end, buff=0, color=palette.TEXT, **EVEN_ARROW) for t in tags))
         return arrows, tags
