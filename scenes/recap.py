@@ -144,7 +144,8 @@ class RecapSteps(LessonScene):
         for row, (*_, line) in zip(rows, steps, strict=True):
             self.narrate(line)
             self.play(row.animate.set_opacity(1), run_time=0.8)
-        box = SurroundingRectangle(rows[1:6], color=palette.MUTED, buff=BOX_BUFF)  # steps 2–6: one head
+        between = min(rows[i].get_bottom()[1] - rows[i + 1].get_top()[1] for i in (0, 5))  # the box's edges run there
+        box = SurroundingRectangle(rows[1:6], color=palette.MUTED, buff=min(BOX_BUFF, between / 2))  # 2–6: one head
         output = formula(rf"\text{{output}} = {JOINED}\, W_{{O}}", size=FORMULA)
         if we.W_O is None:  # our example's row 7 has no W_O: say whose it is, in words
             output = VGroup(caption("full block:", BODY), output).arrange(RIGHT, buff=0.2)

@@ -21,6 +21,7 @@ them can only get smaller); formulas keep their own, larger sizes. docs/style.md
 
 from __future__ import annotations
 
+import re
 from typing import Any, TypeVar
 
 from manim import ManimColor, MarkupText, MathTex, Mobject, Text, TexTemplate
@@ -111,6 +112,18 @@ def caption(
 TEX_SCRIPT = 0.85  # a formula's sub- and superscripts, of its size (TeX's own 70 % read as 6 px at 480p), as Text's
 LESSON_TEX = TexTemplate()  # manim's, its 10 pt formulas with scripts at TEX_SCRIPT and scripts of scripts at 70 %
 LESSON_TEX.add_to_preamble(rf"\DeclareMathSizes{{10}}{{10}}{{{10 * TEX_SCRIPT:g}}}{{7}}")
+# d's ascender leans right, and a script that size starts against it (the v of d_v touched the d at 480p)
+LESSON_TEX.add_to_preamble(r"\newcommand{\afterd}{\mkern1.5mu}")
+D_SCRIPT = re.compile(r"(?<![\\A-Za-z])d_(?:\{((?:[^{}]|\{[^{}]*\})*)\}|([A-Za-z0-9]))")
+
+
+def clear_of_d(tex: str) -> str:
+    r"""``tex`` with every subscript of d set a little to the right.
+
+    >>> clear_of_d(r"d_v + d_{\text{model}} \cdot \sqrt{d_k}")
+    'd_{\\afterd v} + d_{\\afterd \\text{model}} \\cdot \\sqrt{d_{\\afterd k}}'
+    """
+    return D_SCRIPT.sub(lambda m: rf"d_{{\afterd {m[1] if m[1] is not None else m[2]}}}", tex)
 
 
 def formula(*tex: str, size: float = FORMULA, color: ManimColor = palette.TEXT, **kwargs: Any) -> MathTex:
@@ -130,7 +143,7 @@ def formula(*tex: str, size: float = FORMULA, color: ManimColor = palette.TEXT, 
     >>> notation(formula(r"\\sum_{j=1}^{T} x_j")).audit_notation
     True
     """
-    return MathTex(*tex, font_size=size, color=color, tex_template=LESSON_TEX, **kwargs)
+    return MathTex(*map(clear_of_d, tex), font_size=size, color=color, tex_template=LESSON_TEX, **kwargs)
 
 
 def product_sign(size: float = DISPLAY) -> MathTex:
