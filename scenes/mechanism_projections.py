@@ -220,7 +220,7 @@ class GeneralizeAttention(LessonScene):
             ReplacementTransform(heading, new_heading),
             ReplacementTransform(states, own),
             ReplacementTransform(context, output),
-            ReplacementTransform(weights, self.converge(own, output)),  # the arrows follow the narrower box
+            ReplacementTransform(weights, arrows := self.converge(own, output)),  # they follow the narrower box
             FadeOut(VGroup(decoder, query, roles)),
             FadeTransform(rule, new_rule),  # the formula changes with the picture: they never disagree
         )
@@ -252,7 +252,7 @@ class GeneralizeAttention(LessonScene):
             "something to learn."
         )
         stack = self.stacked(own)
-        self.play(FadeOut(lack), FadeIn(note))
+        self.play(FadeOut(lack))
         self.on_words(  # the sequence's vectors, one row each, become X
             "rows of X",
             *(TransformFromCopy(own[k], stack[0][r]) for k, r in ((0, 0), (1, 1), (-1, 3))),
@@ -260,16 +260,27 @@ class GeneralizeAttention(LessonScene):
             FadeIn(stack[1]),
             run_time=1.2,
         )
+        self.on_words("learned projections", FadeIn(note))  # X made, then what is made of it
         # the same two formulas, each x in the role it plays
         bridged = self.weighted_sum("z_i", "v_j", r"\frac{q_i \cdot k_j}{\mathrm{const}}", roles=True).move_to(new_rule)
         self.narrate(
             "In the score, x_i becomes q_i and x_j becomes k_j; in the sum, x_j becomes v_j. "
             "And q_i·k_j need not equal q_j·k_i."
         )
-        values = self.sequence("v", "i", gap).move_to(own)  # what the weights now sum: the values, in green
-        for box in values:
-            box.label.set_color(palette.VALUE)
-        self.play(TransformMatchingTex(new_rule, bridged), ReplacementTransform(own, values), run_time=1.5)
+        values = self.projected(own)  # each token's q, k and v: i's query asks, every key answers, values are summed
+        self.on_words(
+            "becomes qᵢ",
+            TransformMatchingTex(new_rule, bridged),
+            ReplacementTransform(own, values),
+            ReplacementTransform(arrows, arrows := self.converge(values, output)),
+            *(
+                word.animate.next_to(box, DOWN, buff=0.12)
+                for word, box in zip(words, self.worded(values), strict=False)
+            ),  # no words under 3
+            FadeOut(stack),  # its rows are in X·W_Q, X·W_K, X·W_V now
+            run_time=1.5,
+        )
+        self.on_words("becomes vⱼ", *(Indicate(box.label[2], color=palette.VALUE) for box in self.worded(values)))
         colours = {"q_i": palette.QUERY, "k_j": palette.KEY, "q_j": palette.QUERY, "k_i": palette.KEY}
         mirror = VGroup(  # the indices at formula size: they are the point of the line
             formula(r"q_i \cdot k_j", size=FORMULA, tex_to_color_map=colours),
@@ -282,9 +293,18 @@ class GeneralizeAttention(LessonScene):
         self.on_words("need not", give_way(note, FadeIn(mirror)))
         self.finish_narration()
         self.wait(READ_HOLD)  # the broken mirror, read before the projections come back
-        self.play(give_way(mirror, FadeIn(note)), run_time=0.8)
+        picture = VGroup(values, arrows, output, words)
         self.narrate("That is the Transformer's formula; the chapters ahead take it apart, piece by piece.")
-        self.play(give_way(note, Write(final)))
+        top = bridged.copy().next_to(new_heading, DOWN, buff=0.5)
+        final.move_to(VGroup(top, note)).set_x(0)
+        self.play(  # the per-token rule up, the matrix formula under it, and what Q, K and V are under that
+            LaggedStart(
+                AnimationGroup(FadeOut(picture), bridged.animate.move_to(top), give_way(mirror, FadeIn(note))),
+                Write(final),
+                lag_ratio=0.5,
+            ),
+            run_time=2,
+        )
         self.narrate("Its constant is √d_k, where d_k is how many numbers a key holds: the scaling chapter shows why.")
         bar = max(final[0], key=lambda g: g.width / max(g.height, 1e-3))  # the fraction bar; under it, √d_k
         below = [
@@ -294,7 +314,7 @@ class GeneralizeAttention(LessonScene):
         rooted = self.weighted_sum("z_i", "v_j", r"\frac{q_i \cdot k_j}{\sqrt{d_k}}", roles=True).move_to(bridged)
         self.on_words(
             "constant",
-            Create(SurroundingRectangle(VGroup(*below), color=palette.HIGHLIGHT, buff=0.05)),
+            Create(SurroundingRectangle(VGroup(*below), color=palette.HIGHLIGHT, buff=0.1)),
             TransformMatchingTex(bridged, rooted),
         )
         self.wait(2)
@@ -356,6 +376,29 @@ class GeneralizeAttention(LessonScene):
         labels = [f"{symbol}_1", f"{symbol}_2", f"{symbol}_{index}", *([r"\cdots"] if gap else []), f"{symbol}_n"]
         boxes = VGroup(*(LabelBox(formula(t, size=DISPLAY), width=1.3, height=BOX_HEIGHT) for t in labels))
         return notation(boxes.arrange(RIGHT, buff=0.5))
+
+    @staticmethod
+    def projected(own: VGroup) -> VGroup:
+        """The sequence's boxes, each now its token's query, key and value (q_1 k_1 v_1, …): the queries dim but
+        token i's, which asks; the ellipsis box stays."""
+        boxes = VGroup()
+        for box in own:
+            if "cdots" in box.label.tex_string:
+                boxes.add(box.copy())
+                continue
+            index = box.label.tex_string.split("_")[-1]  # 1, 2, i or n
+            label = formula(f"q_{index}", rf"\, k_{index}", rf"\, v_{index}", size=DISPLAY)
+            query = palette.QUERY if index == "i" else palette.MUTED
+            for part, colour in zip(label, (query, palette.KEY, palette.VALUE), strict=True):
+                part.set_color(colour)
+            new = LabelBox(label, width=label.width + 0.3, height=BOX_HEIGHT)
+            boxes.add(new.highlight(palette.QUERY, fill_opacity=0.12) if index == "i" else new)
+        return notation(boxes.arrange(RIGHT, buff=0.3).move_to(own))
+
+    @staticmethod
+    def worded(boxes: VGroup) -> list:
+        """The boxes that carry a word beneath them (all but the ellipsis)."""
+        return [box for box in boxes if "cdots" not in box.label.tex_string]
 
     @staticmethod
     def converge(sources: VGroup, target: LabelBox) -> VGroup:
