@@ -19,6 +19,7 @@ from manim import (
     FadeOut,
     Indicate,
     Line,
+    Mobject,
     Rectangle,
     Succession,
     Text,
@@ -113,6 +114,8 @@ class MirrorScores(LessonScene):
                 Indicate(alphas.get_row_digits(i), color=palette.HIGHLIGHT),  # not the cells: on top, they hid it
             )
             verdict = why  # on screen in its place
+        if cs.same_query_key and cs.scores_symmetric:
+            verdict = self.why_it_matters(tokens[first], tokens[last], verdict, frames)
         broken = caption_band(
             caption("learned W<sub>Q</sub> ≠ W<sub>K</sub>: qᵢ·kⱼ may differ from qⱼ·kᵢ", LEAD, markup=True)
         )  # the case to come
@@ -122,6 +125,24 @@ class MirrorScores(LessonScene):
         )
         self.on_words("break this mirror", give_way(verdict, FadeIn(broken)))
         self.wait(1.5)
+
+    def why_it_matters(self, a: str, b: str, verdict: Mobject, frames: VGroup) -> Mobject:
+        """One matrix makes a word's query its key: a pair's attraction is the same both ways, as language is not.
+        Returns the caption left on screen."""
+        same = caption_band(caption("one matrix: what a word looks for is what it offers", LEAD))
+        pair = caption_band(caption(f"{a} → {b} scores as {b} → {a}", LEAD, palette.HIGHLIGHT))
+        self.narrate(
+            "Why does the mirror matter? With one matrix, each word's query is its own key: "
+            "what it looks for is what it offers."
+        )
+        self.play(give_way(verdict, FadeIn(same)))
+        self.narrate(
+            f"So '{a}' scores '{b}' as '{b}' scores '{a}', though a verb may need its subject more than the "
+            "subject needs it."
+        )
+        self.play(give_way(same, FadeIn(pair)))
+        self.on_words("though a verb", Indicate(frames, color=palette.HIGHLIGHT))  # the pair, the same both ways
+        return pair
 
 
 SCORE_BAR = 1.8  # height of the largest score's bar

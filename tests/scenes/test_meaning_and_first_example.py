@@ -174,3 +174,21 @@ def test_fixed_vs_contextual_says_the_row_changes_only_when_it_does(tmp_path, w_
     narration = " ".join(probe(by_class("ContrastEmbeddings"), example)[-1].said)
     assert said in narration
     assert ("what V is" in narration) is bool(w_v)  # the mix is of X's rows only where V = X
+
+
+@pytest.mark.parametrize("w_k", [None, "[[1, 1, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]"])
+def test_symmetric_scores_says_why_the_mirror_matters_only_where_scores_mirror(tmp_path, w_k):
+    """'the' scores 'sat' as 'sat' scores 'the' is said only where W_Q = W_K makes E·W_Q·(E·W_K)ᵀ symmetric."""
+    text = DEFAULT_EXAMPLE.read_text(encoding="utf-8")
+    if w_k:
+        identity = "W_k = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]"
+        assert text.count(identity) == 1  # the cat_sat section's
+        text = text.replace(identity, f"W_k = {w_k}")
+    example = tmp_path / "example.toml"
+    example.write_text(text, encoding="utf-8")
+    e = np.array([[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 1, 1]])
+    w = np.array(eval(w_k)) if w_k else np.eye(4)  # W_Q is the identity
+    scores = e @ (e @ w).T
+    narration = " ".join(probe(by_class("MirrorScores"), example)[-1].narration)
+    assert ("'the' scores 'sat' as 'sat' scores 'the'" in narration) is bool(np.array_equal(scores, scores.T))
+    assert ("what it looks for is what it offers" in narration) is (w_k is None)
