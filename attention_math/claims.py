@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .types import Array
+from .word_attention import word_spans
 
 if TYPE_CHECKING:
     from .values import LessonValues
@@ -282,6 +283,24 @@ def parked(focus: str, shares: Array) -> Claim:
     )
 
 
+def read_as_pieces(text: str, pieces: Sequence[str]) -> Claim:
+    """How the model's tokenizer read ``text`` into ``pieces`` ([CLS] first, [SEP] last): the first word it
+    lowered, the first it split. ``about``: those words' pieces; ``holds``: whether the pieces spell the words."""
+    spans = word_spans(list(pieces), text)
+    if spans is None:  # pieces that do not spell the words: say only what is always true
+        return Claim("It reads word pieces.", False)
+    read = [(word, [pieces[i] for i in span], span) for word, span in zip(text.split(), spans, strict=True)]
+    lowered = next(((w, p[0], span) for w, p, span in read if len(p) == 1 and w != p[0]), None)
+    split = next(((w, p, span) for w, p, span in read if len(p) > 1), None)
+    said = "It reads word pieces" + (f", in lower case: '{lowered[0]}' becomes '{lowered[1]}'" if lowered else "")
+    if split:
+        listed = ", ".join(f"'{p}'" for p in split[1][:-1]) + f" and '{split[1][-1]}'"
+        said += f"{', and' if lowered else ':'} '{split[0]}' splits into {listed}"
+    elif not lowered:
+        said += "; here each word is one piece"
+    return Claim(said + ".", True, tuple((lowered[2] if lowered else []) + (split[2] if split else [])))
+
+
 def normalized(spread: Array) -> Claim:
     """What layer norm leaves in every row: mean 0, and standard deviation 1 unless a row's numbers were nearly
     equal (layer norm's epsilon, added to the variance, then keeps it below 1). ``spread``: each row's."""
@@ -332,5 +351,6 @@ def lesson_claims(values: LessonValues) -> dict[str, list[Claim]]:
         fallen = both_fall(rm.focus, rm.alone.cosines, cosines)
         decides = context_decides(rm.focus, rm.hidden_size, cosines)
         claims["real-shift"] = [alone_leaning(rm.focus, rm.alone.cosines), *moves, fallen, decides]
-        claims["real-attention"] = [parked(rm.focus, rm.sentences[0].special_shares)]
+        first = rm.sentences[0]
+        claims["real-attention"] = [read_as_pieces(first.text, first.pieces), parked(rm.focus, first.special_shares)]
     return claims

@@ -14,6 +14,7 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
+    FadeTransform,
     Group,
     Indicate,
     LaggedStart,
@@ -24,7 +25,7 @@ from manim import (
     VGroup,
 )
 
-from attention_math.claims import parked, parking, strongest_other, toy_match
+from attention_math.claims import parked, parking, read_as_pieces, strongest_other, toy_match
 from scenes.kit import (
     CELL,
     HERO,
@@ -73,12 +74,16 @@ class ReadRealAttention(LessonScene):
         model = model_line(rm).next_to(title, DOWN, buff=0.2)
         row = TokenRow(sentence.pieces, font_size=24).next_to(model, DOWN, buff=0.3)
         large = fit_width(TokenRow(sentence.pieces, font_size=HERO), 13).move_to(MIDDLE * UP)
+        typed = fit_width(TokenRow(sentence.text.split(), font_size=HERO), 13).move_to(MIDDLE * UP)
         self.narrate(f"Now the same sentence through a real, trained transformer: {rm.model.split('/')[-1]}.")
-        self.play(FadeIn(VGroup(*large[1:-1])))
+        self.play(FadeIn(typed))
         self.on_words("transformer", FadeIn(model, shift=0.2 * DOWN), run_time=0.8)
-        self.narrate(
-            "It reads word pieces, and adds two special pieces of its own: [CLS] at the start, [SEP] at the end."
-        )
+        reading = read_as_pieces(sentence.text, sentence.pieces)  # lowered, split: as the tokenizer did
+        self.narrate(reading.text)
+        self.play(FadeTransform(typed, VGroup(*large[1:-1])), run_time=1.0)  # the words, as the model reads them
+        if reading.about:
+            self.play(Indicate(VGroup(*(large[i] for i in reading.about)), color=palette.HIGHLIGHT, scale_factor=1))
+        self.narrate("It adds two special pieces of its own: [CLS] at the start, [SEP] at the end.")
         for special, piece in (("[CLS]", large[0]), ("[SEP]", large[-1])):
             self.on_words(special, FadeIn(piece, scale=1.3), run_time=0.6)
             self.play(Indicate(piece, color=palette.HIGHLIGHT, scale_factor=1), run_time=0.6)

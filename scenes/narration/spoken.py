@@ -40,6 +40,7 @@ _NOTATION = [
     (r"softmax\(", " softmax of ("),
     (r"\[CLS\]", " C L S "),
     (r"\[SEP\]", " sep "),
+    (r"##(?=\w)", ""),  # a word piece's mark of continuation: ##ve is read ve
     (r"MiniLM", " mini L M "),
     (r"(?<=\d)\s*×\s*(?=\d)", " by "),
     (r"\s*×\s*", " times "),

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from attention_math import DEFAULT_EXAMPLE, load_example
-from attention_math.claims import alike_outputs, lesson_claims, normalized, parked, toy_match
+from attention_math.claims import alike_outputs, lesson_claims, normalized, parked, read_as_pieces, toy_match
 from attention_math.new_example import build
 from attention_math.values import compute
 
@@ -309,7 +309,7 @@ def test_the_heads_said_to_park_on_the_special_pieces_are_counted_from_the_atten
         for lay in range(a.shape[0])
         for h in range(a.shape[1])
     }
-    said = lesson_claims(values)["real-attention"][0]
+    said = lesson_claims(values)["real-attention"][-1]
     count, total = map(int, re.search(r"In (\d+) of the (\d+) heads", said.text).groups())
     assert (count, total) == (sum(v > 0.5 for v in share.values()), len(share))
     assert s.parking_heads == count  # the number the screen writes
@@ -322,3 +322,33 @@ def test_no_head_is_said_to_park_where_none_gives_the_special_pieces_half():
     shares[1, 2] = 0.51
     assert parked("apple", shares).text.startswith("In 1 of the 6 heads") and parked("apple", shares).about == (1, 2)
     assert parked("apple", np.ones((2, 3))).text.startswith("In all 6 heads")
+
+
+@pytest.mark.parametrize(
+    ("text", "pieces", "said", "about"),
+    [
+        ("I love apple phones", ["[CLS]", "i", "love", "apple", "phones", "[SEP]"], "'I' becomes 'i'", (1,)),
+        (
+            "Apple unveiled it",
+            ["[CLS]", "apple", "un", "##ve", "##iled", "it", "[SEP]"],
+            "'Apple' becomes 'apple', and 'unveiled' splits into 'un', '##ve' and '##iled'",
+            (1, 2, 3, 4),
+        ),
+        (
+            "unveiled it",
+            ["[CLS]", "un", "##veiled", "it", "[SEP]"],
+            ": 'unveiled' splits into 'un' and '##veiled'",
+            (1, 2),
+        ),
+        ("big cat", ["[CLS]", "big", "cat", "[SEP]"], "here each word is one piece", ()),
+    ],
+)
+def test_the_word_pieces_are_described_as_the_tokenizer_made_them(text, pieces, said, about):
+    claim = read_as_pieces(text, pieces)
+    assert said in claim.text and claim.holds and claim.about == about
+    assert all(pieces[i] != "[CLS]" for i in claim.about)
+
+
+def test_pieces_that_do_not_spell_the_words_get_the_plain_sentence():
+    claim = read_as_pieces("big cat", ["[CLS]", "bag", "cat", "[SEP]"])
+    assert claim.text == "It reads word pieces." and not claim.holds

@@ -90,3 +90,7 @@ def test_what_a_voice_cannot_read_is_named():
 def test_subtitles_set_subscripts_as_the_screen_does(typed, shown):
     assert written(typed) == shown
     assert spoken(shown) == spoken(typed)  # the voice reads both alike
+
+
+def test_a_word_pieces_mark_is_not_read():
+    assert spoken("'unveiled' splits into 'un', '##ve' and '##iled'.") == "unveiled splits into un, ve and iled."
