@@ -55,14 +55,20 @@ LESSON: list[Entry] = [
         "The tools",
         ("vectors-dot-product", "Vectors and the dot product", "primer", "MultiplyVectors", WE),
         ("matrix-product", "Row times column, and the transpose", "primer", "MultiplyMatrices", ("cat_sat",)),
-        ("softmax-primer", "Exponentials, softmax, gradients", "primer", "NormalizeExponentials", ("scaling_demo",)),
+        (
+            "softmax-primer",
+            "Exponentials, softmax, gradients",
+            "softmax_primer",
+            "NormalizeExponentials",
+            ("scaling_demo",),
+        ),
     ),
     *_chapter(
         "Attention from the words alone",
         (
             "rnn-to-self-attention",
             "From RNN attention to self-attention",
-            "mechanism_projections",
+            "rnn_origin",
             "GeneralizeAttention",
             WE,  # its words under the encoder states, its translation beside the decoder
         ),
@@ -112,7 +118,7 @@ LESSON: list[Entry] = [
         (
             "symmetric-scores",
             "Same W for queries and keys: mirrored scores",
-            "score_details",
+            "mirror_scores",
             "MirrorScores",
             ("cat_sat",),
         ),
@@ -120,7 +126,7 @@ LESSON: list[Entry] = [
     *_chapter(
         "The worked example",
         ("input-embeddings", "Step 1: the input embeddings", "worked_projections", "ShowEmbeddings", WE),
-        ("model-configuration", "The model configuration", "worked_projections", "ConfigureModel", WE),
+        ("model-configuration", "The model configuration", "model_configuration", "ConfigureModel", WE),
         ("projections", "Step 2: head 1's learned projections", "worked_projections", "IntroduceProjections", WE),
         (
             "multiply-queries",

@@ -21,6 +21,7 @@ from tests.scenes import shared
 #: the chapter's modules: steps 1–2, 3, 4–5, 6 and 7, and Add & Norm after them
 FILES = (
     "scenes/worked_projections.py",
+    "scenes/model_configuration.py",
     "scenes/dot_products.py",
     "scenes/worked_scores.py",
     "scenes/worked_outputs.py",
