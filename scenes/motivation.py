@@ -341,7 +341,7 @@ class ContrastEmbeddings(LessonScene):
         self.play(LaggedStart(*map(GrowArrow, arrows), lag_ratio=0.2), FadeIn(tags))
         self.play(FadeIn(mix, shift=UP * 0.2))
         self.wait(2.5)
-        self.cut_short(example, fixed, contextual, VGroup(frames, arrows, tags, mix), arrow)
+        self.cut_short(example, fixed, contextual, VGroup(frames, arrows, tags, mix, headings), arrow)
 
     def cut_short(
         self, example: CatSat, fixed: LabelledMatrix, contextual: LabelledMatrix, leaving: VGroup, step: Mobject
@@ -356,14 +356,34 @@ class ContrastEmbeddings(LessonScene):
             f'In "{short}" alone, "{tokens[c]}" keeps its row of X, but '
             + ("its row of Z changes." if changes else "here its row of Z happens to stay the same.")
         )
-        word = tokens[c]
-        said = f'"{short}" alone:  x({word}) = {vector_text(example.E[c])}  →  z({word}) = '
-        line = caption(said + vector_text(shorter.output[c], 2), HEADING, t2c={f"z({word})": palette.HEAT_LOW})
-        line = caption_band(fit_width(line, 13.0))  # the same x, another z: z in the contextual rows' colour
+        table = caption_band(fit_width(self.both_sentences(example, c), 13.0)).set_x(0)  # in the headings' place
         frames = (Create(fixed.row_frame(c)), Create(contextual.row_frame(c)))
-        self.play(FadeOut(leaving), FadeIn(step), *frames, FadeIn(line, shift=UP * 0.2))
+        self.play(FadeOut(leaving), FadeIn(step), *frames, FadeIn(table[:2]))
+        self.on_words("keeps its row of X", FadeIn(table[2][:2]))
+        self.on_words("row of Z", FadeIn(table[2][2]))
         self.finish_narration()
         self.wait(READ_HOLD)
+
+    @staticmethod
+    def both_sentences(example: CatSat, c: int) -> VGroup:
+        """Word ``c``'s row of X and of Z in the sentence and in the sentence without its last word, a row each
+        under a line of headings: the same x, another z."""
+        word, sentences = example.tokens[c], (example.tokens, example.tokens[:-1])
+        cells = [
+            [caption("", BODY), caption(f"x({word}): fixed", BODY, palette.MUTED)],
+            *(
+                [caption(f'"{" ".join(s)}"', BODY, palette.MUTED), caption(vector_text(example.E[c]), BODY)]
+                for s in sentences
+            ),
+        ]
+        cells[0].append(caption(f"z({word}): contextual", BODY, palette.HEAT_LOW))
+        for row, z in zip(cells[1:], (example.output[c], example.shorter.output[c]), strict=True):
+            row.append(caption(vector_text(z, 2), BODY))
+        lefts = np.cumsum([0] + [max(row[k].width for row in cells) + 0.6 for k in range(2)])
+        for r, row in enumerate(cells):  # columns left-aligned, rows on one pitch
+            for k, cell in enumerate(row):
+                cell.move_to([lefts[k], -0.5 * r, 0], aligned_edge=LEFT)
+        return VGroup(*(VGroup(*row) for row in cells))
 
     @staticmethod
     def mixing(fixed: LabelledMatrix, contextual: LabelledMatrix, weights: np.ndarray, rows: list[int]):

@@ -193,9 +193,16 @@ class GeneralizeAttention(LessonScene):
         self.finish_narration()
         self.wait(READ_HOLD)  # the broken mirror, read before the projections come back
         picture = VGroup(values, arrows, output, words)
-        self.narrate("That is the Transformer's formula; the chapters ahead take it apart, piece by piece.")
+        self.narrate(
+            "For every i at once, one row each, that is the Transformer's formula; "
+            "the chapters ahead take it apart, piece by piece."
+        )
         top = bridged.copy().next_to(new_heading, DOWN, buff=0.5)
         final.move_to(VGroup(top, note)).set_x(0)
+        bar = max(final[0], key=lambda g: g.width / max(g.height, 1e-3))  # the fraction bar; under it, √d_k
+        below = VGroup(
+            *(g for g in final[0] if g.get_y() < bar.get_y() and bar.get_left()[0] <= g.get_x() <= bar.get_right()[0])
+        ).set_opacity(0.25)  # the constant, dim until it is named: the rule above still says "const"
         self.play(  # the per-token rule up, the matrix formula under it, and what Q, K and V are under that
             LaggedStart(
                 AnimationGroup(FadeOut(picture), bridged.animate.move_to(top), give_way(mirror, FadeIn(note))),
@@ -205,15 +212,12 @@ class GeneralizeAttention(LessonScene):
             run_time=2,
         )
         self.narrate("Its constant is √d_k, where d_k is how many numbers a key holds: the scaling chapter shows why.")
-        bar = max(final[0], key=lambda g: g.width / max(g.height, 1e-3))  # the fraction bar; under it, √d_k
-        below = [
-            g for g in final[0] if g.get_y() < bar.get_y() and bar.get_left()[0] <= g.get_x() <= bar.get_right()[0]
-        ]
         # the per-pair formula with the constant named, as in the formula below it
         rooted = self.weighted_sum("z_i", "v_j", r"\frac{q_i \cdot k_j}{\sqrt{d_k}}", roles=True).move_to(bridged)
         self.on_words(
             "constant",
-            Create(SurroundingRectangle(VGroup(*below), color=palette.HIGHLIGHT, buff=0.1)),
+            below.animate.set_opacity(1),
+            Create(SurroundingRectangle(below, color=palette.HIGHLIGHT, buff=0.1)),
             TransformMatchingTex(bridged, rooted),
         )
         self.wait(2)
