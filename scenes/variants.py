@@ -23,6 +23,7 @@ from manim import (
     Rectangle,
     ReplacementTransform,
     Transform,
+    TransformFromCopy,
     VGroup,
     Write,
     config,
@@ -313,24 +314,38 @@ class ShuffleTokens(LessonScene):
         title = self.show_title()
         before, after = (
             LabelledMatrix(
-                out,
-                row_labels=tokens,
-                name=name,
-                font_size=28 if we.T <= 5 else 22,
-                max_rows=MAX_ROWS,
-                max_cols=MAX_COLS,
+                out, row_labels=tokens, font_size=28 if we.T <= 5 else 22, max_rows=MAX_ROWS, max_cols=MAX_COLS
             )
-            for out, tokens, name in (
-                (we.output, we.tokens, r"\text{output}"),
-                (s.output, s.tokens, r"\text{output, words reversed}"),
-            )
+            for out, tokens in ((we.output, we.tokens), (s.output, s.tokens))
         )
         pair = VGroup(before, after).arrange(RIGHT, buff=2.6)
-        pair.scale(max(1.0, min(12.8 / pair.width, 3.8 / pair.height))).next_to(title, DOWN, buff=0.6)  # grown only
+        pair.scale(max(1.0, min(12.8 / pair.width, 3.8 / pair.height)))  # grown only
+        heads, shown = VGroup(), []  # above each output, the sentence attention ran on: "output for I love …"
+        for tokens, out, outer in zip((we.tokens, s.tokens), pair, (LEFT, RIGHT), strict=True):
+            name = caption("output for", LABEL, palette.MUTED)
+            line, indices = sentence_line(tokens, out.width + 1.0 - name.width - 0.2)  # 1.0 into the gap between
+            head = VGroup(name, line).arrange(RIGHT, buff=0.2, aligned_edge=DOWN)
+            heads.add(head.next_to(out, UP, buff=0.3).align_to(out, outer))
+            shown.append(indices)
+        VGroup(heads, pair).next_to(title, DOWN, buff=0.5)
         self.narrate("Here is the output of every head for each word, in the sentence's order.")
-        self.play(FadeIn(before))
+        self.play(FadeIn(heads[0]), FadeIn(before))
         self.narrate("Now reverse the words and run attention again.")
-        self.play(FadeIn(after))
+        words, reversed_words = heads[0][1], heads[1][1]
+        self.on_words(  # each word to its reversed place
+            "reverse",
+            FadeIn(heads[1][0]),
+            *(
+                TransformFromCopy(words.get_token(shown[0].index(old)), reversed_words.get_token(shown[1].index(new)))
+                if old in shown[0] and new in shown[1]
+                else FadeIn(reversed_words.get_token(shown[1].index(new)))
+                for new, old in enumerate(s.order)
+                if new in shown[1]
+            ),
+            FadeIn(VGroup(*(reversed_words.get_token(k) for k, i in enumerate(shown[1]) if i is None))),
+            run_time=1.5,
+        )
+        self.on_words("run attention", FadeIn(after))
         pairs = [(before.get_row(old), after.get_row_label(new)) for new, old in enumerate(s.order)]
         edge = before.get_brackets().get_right()[0] + 0.15  # from outside the bracket, not through the digits
         drawn = [(row, label) for row, label in pairs if len(row) and label is not None]  # rows drawn in both
@@ -362,3 +377,14 @@ class ShuffleTokens(LessonScene):
         self.play(Write(verdict[0]))
         self.play(FadeIn(verdict[1]))
         self.wait(1.5)
+
+
+def sentence_line(tokens: list[str], width: float) -> tuple[TokenRow, list[int | None]]:
+    """``tokens`` on one line no wider than ``width``: the whole sentence, or its first words, an ellipsis (None)
+    and its last word. Returns the line and, for each of its tokens, the word's index."""
+    for keep in range(len(tokens), 0, -1):
+        shown = list(range(len(tokens))) if keep == len(tokens) else [*range(keep), None, len(tokens) - 1]
+        line = TokenRow(["…" if i is None else tokens[i] for i in shown], font_size=BODY)
+        if line.width <= width:
+            break
+    return line, shown
