@@ -64,7 +64,7 @@ from scenes.kit.layout import (
     token_matrix,
 )
 from scenes.kit.motion import give_way
-from scenes.kit.numbers import fmt, places_for
+from scenes.kit.numbers import fmt, places_for, vector_text
 
 
 def product_line(a: np.ndarray, b: np.ndarray, places_a: int, places_b: int, size: float = LABEL) -> VGroup:
@@ -150,13 +150,20 @@ class IntroduceProjections(LessonScene):
         columns.arrange(RIGHT, buff=0.8, aligned_edge=UP)
         size = rf"\text{{each: }} d_{{\text{{model}}}} \times d_k = {we.d_model} \times {we.d_k}"
         shape = formula(size, size=TITLE, color=palette.MUTED).next_to(notes, DOWN, buff=0.35)
-        figure = VGroup(columns, shape)
+        token = we.tokens[0]  # one row through W_Q: d_model numbers in, d_k out
+        through = caption(
+            f"x({token}) = {vector_text(we.X[0])}  →  q({token}) = {vector_text(head.Q[0])}",
+            LABEL,
+            t2c={f"q({token})": palette.QUERY},
+        ).next_to(shape, DOWN, buff=0.2)
+        figure = VGroup(columns, shape, through)
         fit = min(12.5 / figure.width, (TOP - SUBTITLE_TOP - GAP) / figure.height)  # as large as the frame allows,
         below_title(figure.scale(max(fit, MIN_FONT_SIZE / mats[0].number_size()))).set_x(
             0
         )  # digits never below the floor
         for n, column in enumerate(columns):  # ... and spread across it: tall matrices leave the width free
             column.set_x((n - 1) * max(4.4, column.width + 0.6))
+            column.shift((mats[1].get_brackets().get_top()[1] - mats[n].get_brackets().get_top()[1]) * UP)  # level
         say = (
             "W_Q makes queries: what each token is looking for.",
             "W_K makes keys: what each token offers to be found by.",
@@ -166,6 +173,7 @@ class IntroduceProjections(LessonScene):
         self.play(LaggedStart(*(mat.fill_in() for mat in mats), lag_ratio=0.4), run_time=2.5)  # ... filled at once
         learned = (Indicate(mat.get_entries(), color=palette.HIGHLIGHT, scale_factor=1.05) for mat in mats)
         self.on_words("which training learns", LaggedStart(*learned, lag_ratio=0.3), run_time=1.5)  # their numbers
+        self.on_words(shorter, FadeIn(through, shift=0.1 * UP))  # a token's row through W_Q, as an instance
         self.finish_narration()
         focus = None
         for mat, note, text in zip(mats, notes, say, strict=True):
@@ -176,6 +184,7 @@ class IntroduceProjections(LessonScene):
             self.wait(0.6)
         self.narrate(f"Each is d_model × d_k = {we.d_model} × {we.d_k}: {we.d_model} numbers in, {we.d_k} out.")
         self.play(FadeOut(focus), Write(shape))
+        self.on_words("numbers in", Indicate(through, color=palette.HIGHLIGHT, scale_factor=1.05))
         self.narrate("These numbers are made up for our example; in a real model, training sets them.")
         self.play(Indicate(VGroup(*(m.get_entries() for m in mats)), color=palette.HIGHLIGHT, scale_factor=1.05))
         self.wait(1)
