@@ -64,7 +64,7 @@ MORAL_INDENT = 0.45  # the closing lines start under the sentences, not level wi
 def mark(point: np.ndarray, word: str, color: ManimColor, obstacles: list, away: np.ndarray | None = None) -> WordMark:
     """A word's dot and label at ``point``, the label clear of ``obstacles`` (which it then joins), on the side
     most along ``away`` if given."""
-    word_mark = WordMark(word, point, color, font_size=17)
+    word_mark = WordMark(word, point, color, font_size=LABEL - 2)
     place_label(word_mark.label, word_mark.dot, obstacles, away)
     obstacles += [word_mark.dot, word_mark.label]
     return word_mark

@@ -13,9 +13,9 @@ from manim import DL, DOWN, DR, LEFT, RIGHT, UL, UP, UR, DashedLine, Line, Squar
 from . import palette
 from .meaning_map import cluster_color
 from .numbers import fmt
-from .text import CELL, LABEL, caption, notation
+from .text import LABEL, caption, notation
 
-TICK = CELL  # the axes' round values: smaller than the names, as a legend's are
+TICK = LABEL - 2  # the axes' round values: a little smaller than the names, as a legend's are
 
 
 class CosinePlane(VGroup):
