@@ -99,8 +99,9 @@ class ReadGaps(LessonScene):
         ).next_to(heads, UP, buff=0.35)
         figure = VGroup(source, heads, raw, scaled)
         rule = self.two_keys_rule() if len(sd.raw) == 2 else VGroup()
-        if len(rule):  # in the names' column, above the first row's name: the charts keep the height
-            figure.add(rule.next_to(raw[0], UP, buff=0.6).match_x(raw[0]))
+        if len(rule):  # right of the weights it gives, between the rows: not read as the first row's name
+            charts = VGroup(*raw[1:], *scaled[1:])
+            figure.add(rule.next_to(charts, RIGHT, buff=0.7).match_y(charts))
             rule.add(  # the rule worked for each row, under its name
                 self.worked(raw, sd.raw_shifted, sd.softmax_raw),
                 self.worked(scaled, sd.scaled_shifted, sd.softmax_scaled),
