@@ -67,7 +67,7 @@ class ConnectGlobally(LessonScene):
         self.wait(1.5)
 
         picture = VGroup(tokens, hops, walk, jump, direct)
-        above = picture.copy().scale(min(1.0, 2.0 / picture.height)).next_to(self.title, DOWN, buff=0.2)
+        above = picture.copy().scale(min(1.0, 2.3 / picture.height)).next_to(self.title, DOWN, buff=0.2)
         table = self.side_by_side(rnn)
         room = above.get_bottom()[1] - 0.3 - (SUBTITLE_TOP + GAP)  # the picture stays: the table reads it
         table.scale(min(13.0 / table.width, room / table.height)).next_to(above, DOWN, buff=0.3).set_x(0)
@@ -115,10 +115,10 @@ class ConnectGlobally(LessonScene):
                 f"{fmt_int(rnn.steps)} steps",
                 f"{fmt_int(rnn.attention_path_length)} step",
             ),
-            ("signal left", fmt(rnn.signal_at_target), "its weight: no fading with distance"),
-            ("gradients back", "multiplied at every step: can vanish or explode", "one step: no decay with distance"),
+            ("signal left", fmt(rnn.signal_at_target), "its weight: no fading"),
+            ("gradients back", "multiplied each step: vanish or explode", "one step: no decay"),
             ("order of work", "one token at a time", f"all {fmt_int(rnn.pairs)} pairs at once"),
-            ("mixing words", "one update rule, every step", "weights for each pair of words"),
+            ("mixing words", "one rule, every step", "a weight for each pair"),
         )
         colours = (palette.MUTED, palette.TEXT, palette.HEAT_LOW)  # row names, the RNN, self-attention
         cells = [
@@ -126,7 +126,7 @@ class ConnectGlobally(LessonScene):
             for row in rows
             for c, text in enumerate(row)
         ]
-        return VGroup(*cells).arrange_in_grid(cols=3, buff=(0.7, 0.4), col_alignments="lll")
+        return VGroup(*cells).arrange_in_grid(cols=3, buff=(0.6, 0.3), col_alignments="lll")  # short: read large
 
 
 class CompareParallelism(LessonScene):
