@@ -81,9 +81,11 @@ class AttendTrainStation(LessonScene):
             self.on_words(words, Indicate(rule[part], color=palette.HIGHLIGHT, scale_factor=1.1))
         self.narrate("Then softmax runs along each row. No learned matrices yet.")
         self.on_words("softmax", Indicate(rule[0], color=palette.HIGHLIGHT, scale_factor=1.1))
+        self.on_words("each row", give_way(opening, FadeIn(heat.get_labels())))
+        self.play(LaggedStart(*(heat.fill_row(i) for i in range(n)), lag_ratio=0.3, run_time=2.5))  # row by row
         self.narrate(f"Every word of this sentence attends to every word: a {n} × {n} grid of weights.")
-        self.play(give_way(opening, FadeIn(heat.get_labels())))
-        self.play(LaggedStart(*(heat.fill_row(i) for i in range(n)), lag_ratio=0.3, run_time=2.5))
+        names = VGroup(heat.row_labels, heat.col_labels)  # n words by n words
+        self.on_words("every word:", Indicate(names, color=palette.HIGHLIGHT, scale_factor=1.05))
         self.narrate("Each row is one word asking how much each word, itself included, matters to it.")
         frame = self.focus_row(heat, focus)
         bars = self.row_bars(heat, focus)
