@@ -72,6 +72,13 @@ def position_share(attention: Array, rows: list[int]) -> Array:
     return np.asarray(np.max(shares, axis=0), dtype=float)
 
 
+def neighbour(weights: Array, rows: list[int]) -> str:
+    """Which fixed neighbour a head's ``weights`` (pieces × pieces) give ``rows`` the most of, in words."""
+    n = weights.shape[-1]
+    means = [np.mean([weights[i, i + o] for i in rows if 0 <= i + o < n]) for o in OFFSETS]
+    return ("the word before it", "itself", "the word after it")[int(np.argmax(means))]
+
+
 def featured_head(attention: Array, focus_pieces: list[int], context: list[int]) -> tuple[int, int]:
     """(layer, head) in which the focus word's pieces give the most weight to one context piece, among the
     heads that attend by content: a head that reads a fixed neighbour (:func:`position_share` at least

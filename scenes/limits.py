@@ -51,7 +51,7 @@ from scenes.kit.numbers import fmt_bytes, fmt_count, fmt_int
 def _same_set() -> VGroup:
     """Two orders of the same words: without positions, attention sees one set."""
     first = caption("dog bites man", HEADING, font=SERIF)
-    same = caption("=", HEADING, palette.MUTED, font=SERIF)
+    same = caption("to attention: the same set of words", LABEL, palette.MUTED, font=SERIF)
     second = caption("man bites dog", HEADING, font=SERIF)
     return VGroup(first, same, second).arrange(DOWN, buff=0.12)
 

@@ -26,6 +26,7 @@ from manim import (
 )
 
 from attention_math.claims import parked, parking, read_as_pieces, strongest_other, toy_match
+from attention_math.real_model import neighbour
 from scenes.kit import (
     CELL,
     HERO,
@@ -127,9 +128,10 @@ class ReadRealAttention(LessonScene):
         if sentence.positional is not None:
             p_layer, p_head = sentence.positional
             positional = SurroundingRectangle(grid.head(p_layer, p_head), color=palette.MUTED, buff=0.04)
+            rows = sorted(sentence.context_pieces + sentence.focus_pieces)
             self.narrate(
-                f"Some heads read position, not meaning: layer {p_layer + 1}, head {p_head + 1} looks at a fixed "
-                "neighbour of every word, whatever the words are."
+                f"Some heads read position, not meaning: in layer {p_layer + 1}, head {p_head + 1}, every word looks "
+                f"at {neighbour(sentence.attention[p_layer, p_head], rows)}, whatever the words are."
             )
             self.play(Create(positional))
             weights = sentence.attention[p_layer, p_head]

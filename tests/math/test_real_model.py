@@ -15,7 +15,7 @@ import pytest
 from attention_math import ExampleError, lesson_values, load_example
 from attention_math.example import ROOT, real_model_request
 from attention_math.extract_model import comparable, differences
-from attention_math.real_model import featured_head, positional_head, read_data
+from attention_math.real_model import featured_head, neighbour, positional_head, read_data
 from render.plan import fingerprint
 from scenes.lesson import LESSON, by_class
 
@@ -221,3 +221,12 @@ def test_fresh_extraction_matches_the_committed_file(request_):
 
     fresh = extract(request_["sentences"], request_["focus"], request_["clusters"])
     assert differences(comparable(fresh), comparable(json.loads(request_["data_path"].read_text()))) == []
+
+
+@pytest.mark.parametrize(("offset", "said"), [(-1, "the word before it"), (0, "itself"), (1, "the word after it")])
+def test_a_positional_head_is_said_to_read_the_neighbour_it_weighs_most(offset, said):
+    weights = np.full((5, 5), 0.05)
+    for i in range(5):
+        if 0 <= i + offset < 5:
+            weights[i, i + offset] = 0.8
+    assert neighbour(weights, [1, 2, 3]) == said
