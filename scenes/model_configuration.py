@@ -89,7 +89,7 @@ class ConfigureModel(LessonScene):
         )
         self.play(*(FadeIn(box.cells) for box in heads), FadeIn(heads[0].brace), Write(sizes[2]), run_time=1.5)
         self.narrate(
-            "d_model and h are hyperparameters, chosen before training; "
+            "d_model and h are hyperparameters, chosen before training; in the usual design "
             "each head gets d_k = d_model / h, so h must divide d_model."
         )
         self.play(*(Indicate(line[0], color=palette.HIGHLIGHT) for line in sizes[:2]))

@@ -75,7 +75,7 @@ class GeneralizeAttention(LessonScene):
         cross = we.variants.cross
         writing = ["decoder state, writing", self.translation(cross.decoder_tokens)] if cross else ["decoder state"]
         roles = VGroup(
-            caption("encoder states: one per source word, read by one RNN", LABEL, palette.MUTED, font=SERIF),
+            caption("encoder states: one per source word, made by an RNN reading it", LABEL, palette.MUTED, font=SERIF),
             VGroup(  # the decoder state is not summed into C(i): it scores the encoder states
                 *(caption(line, LABEL, palette.MUTED, font=SERIF) for line in writing),  # and the translation
                 caption("(its scores set the α)", LABEL, palette.MUTED, font=SERIF),
