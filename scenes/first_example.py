@@ -173,7 +173,7 @@ class WorkCatSat(LessonScene):
         )
         scaled.next_to(scores, RIGHT, buff=1.6).align_to(scores, DOWN)  # beside the scores it comes from
         arrow = Arrow(scores.get_right(), scaled.get_left(), buff=0.2, color=palette.MUTED)
-        self.play(GrowArrow(arrow), ReplacementTransform(scores.copy(), scaled), run_time=1.2)
+        self.play(GrowArrow(arrow), FadeIn(scaled, shift=0.4 * RIGHT), run_time=1.2)  # a morph garbled the digits
         self.finish_narration()
         self.wait(READ_HOLD)
         self.play(FadeOut(VGroup(scores, divide, arrow)), scaled.animate.move_to(scores, aligned_edge=LEFT + DOWN))

@@ -150,7 +150,7 @@ class RecapSteps(LessonScene):
         if we.W_O is None:  # our example's row 7 has no W_O: say whose it is, in words
             output = VGroup(caption("full block:", BODY), output).arrange(RIGHT, buff=0.2)
         layer = VGroup(
-            formula(r"Z = \mathrm{softmax}\!\left(\frac{QK^{T}}{\sqrt{d_k}}\right) V", size=FORMULA),
+            formula(r"Z = \mathrm{softmax}(QK^{T} / \sqrt{d_k})\, V", size=FORMULA),  # one line: it fits the gap larger
             output,
             formula(r"\mathrm{Norm}(X + \text{output})", size=FORMULA),
         )
