@@ -22,7 +22,19 @@ from manim import (
 
 from attention_math.claims import SATURATED
 from attention_math.types import SaturationDemo
-from scenes.kit import BODY, CAPTION, LABEL, SERIF, LessonScene, SoftmaxBars, caption, formula, notation, palette
+from scenes.kit import (
+    BODY,
+    CAPTION,
+    LABEL,
+    READOUT,
+    SERIF,
+    LessonScene,
+    SoftmaxBars,
+    caption,
+    formula,
+    notation,
+    palette,
+)
 from scenes.kit.base import READ_HOLD, speaking_time
 from scenes.kit.charts import cell_grid
 from scenes.kit.diagrams import LabelBox, all_pairs, connect
@@ -44,7 +56,7 @@ QUIZ = [
     (
         "How does multi-head attention\nrelate to self-attention?",
         "It runs several self-attentions in parallel,\neach with its own learned projections,\n"
-        "so each head can learn its own relation;\ntheir outputs are concatenated.",
+        "so each head can learn its own relation;\ntheir outputs are joined, then mixed by W<sub>O</sub>.",
         "Multi-head attention runs several self-attentions in parallel, each learning its own kind of relation.",
     ),
     (
@@ -176,14 +188,18 @@ def self_and_cross() -> VGroup:
 
 
 def heads_joined() -> VGroup:
-    """Three heads side by side, their outputs concatenated."""
-    heads = VGroup(*(LabelBox(f"head {i}", width=1.6, height=1.1) for i in (1, 2, 3))).arrange(RIGHT, buff=0.3)
-    concat = LabelBox("concat", width=heads.width, height=0.7).next_to(heads, DOWN, buff=0.8)
-    inputs = LabelBox("X", width=heads.width, height=0.7).next_to(heads, UP, buff=0.8)
+    """Three heads side by side, their outputs concatenated, then mixed by W_O."""
+    heads = VGroup(*(LabelBox(f"head {i}", width=1.6, height=0.9) for i in (1, 2, 3))).arrange(RIGHT, buff=0.3)
+    concat = LabelBox("concat", width=heads.width, height=0.6).next_to(heads, DOWN, buff=0.55)
+    inputs = LabelBox("X", width=heads.width, height=0.6).next_to(heads, UP, buff=0.55)
+    mixed = LabelBox(formula(r"\cdot\, W_{O}", size=READOUT), width=heads.width, height=0.6)  # TeX sets smaller
+    mixed.next_to(concat, DOWN, buff=0.4)
     arrows = VGroup(
-        *(connect(inputs, h, vertical=True) for h in heads), *(connect(h, concat, vertical=True) for h in heads)
+        *(connect(inputs, h, vertical=True) for h in heads),
+        *(connect(h, concat, vertical=True) for h in heads),
+        connect(concat, mixed, vertical=True),
     )
-    return VGroup(inputs, heads, concat, arrows)
+    return VGroup(inputs, heads, concat, mixed, arrows)
 
 
 def all_pairs_grid(n: int = 6) -> VGroup:
