@@ -75,8 +75,11 @@ class TrackShapes(LessonScene):
             "Let us follow the shapes, with the worked example's sizes: n tokens, each d_model numbers long. "
             "d_v is the length of each value vector."
         )
-        self.play(FadeIn(sizes), FadeIn(rows[0][1][0]))  # the opening frame: the sizes, and X
-        self.on_words("n tokens", Indicate(rows[0][1][0], color=palette.HIGHLIGHT))  # n tokens, d_model numbers each
+        x = rows[0][1][0]
+        alone = x.copy().scale(1.3).move_to(rows[0][1]).set_x(0)  # the whole picture, for now: larger, centred
+        alone.shift(DOWN * max(0.0, alone.get_top()[1] - (sizes.get_bottom()[1] - 0.4)))  # clear of the sizes
+        self.play(FadeIn(sizes), FadeIn(alone))  # the opening frame: the sizes, and X
+        self.on_words("n tokens", Indicate(alone, color=palette.HIGHLIGHT))  # n tokens, d_model numbers each
         made = VGroup()  # how α was made, once it is
         for i, (row, line) in enumerate(zip(rows, lines, strict=True)):
             self.narrate(line)
@@ -93,8 +96,8 @@ class TrackShapes(LessonScene):
                     self.play(give_way(step, Write(row[0])))
                 else:
                     self.play(give_way(VGroup(rules, *blocks[:-1]), Write(row[0])), carry, run_time=1.4)
-            else:
-                self.play(Write(row[0]))
+            else:  # X to its place in the first product
+                self.play(ReplacementTransform(alone, x), Write(row[0]))
             self.play(LaggedStart(*(FadeIn(part) for part in row[1][1:]), lag_ratio=0.4), run_time=1.5)
             if i == 0:  # K and V made the same way, each shown as it is said; then Q again, for the next product
                 self.also_keys_and_values(we, row)
