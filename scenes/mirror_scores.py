@@ -108,9 +108,9 @@ class MirrorScores(LessonScene):
         )
         self.play(give_way(verdict, FadeIn(same)))
         self.narrate(
-            f"So '{a}' scores '{b}' as '{b}' scores '{a}', though a verb may need its subject more than the "
-            "subject needs it."
+            f"So '{a}' scores '{b}' as '{b}' scores '{a}', though in a sentence what one word needs from another "
+            "is rarely what the other needs back."
         )
         self.play(give_way(same, FadeIn(pair)))
-        self.on_words("though a verb", Indicate(frames, color=palette.HIGHLIGHT))  # the pair, the same both ways
+        self.on_words("though in a sentence", Indicate(frames, color=palette.HIGHLIGHT))  # the pair, the same both ways
         return pair

@@ -115,8 +115,8 @@ class ConnectGlobally(LessonScene):
                 f"{fmt_int(rnn.steps)} steps",
                 f"{fmt_int(rnn.attention_path_length)} step",
             ),
-            ("signal left", fmt(rnn.signal_at_target), "its weight: no fading"),
-            ("gradients back", "multiplied each step: vanish or explode", "one step: no decay"),
+            ("signal left", fmt(rnn.signal_at_target), "its weight, at any distance"),
+            ("gradients back", "multiplied each step: vanish or explode", "one step, at any distance"),
             ("order of work", "one token at a time", f"all {fmt_int(rnn.pairs)} pairs at once"),
             ("mixing words", "one rule, every step", "a weight for each pair"),
         )

@@ -19,7 +19,6 @@ from manim import (
     LaggedStart,
     MathTex,
     ReplacementTransform,
-    SurroundingRectangle,
     TransformFromCopy,
     TransformMatchingTex,
     VGroup,
@@ -216,8 +215,7 @@ class GeneralizeAttention(LessonScene):
         rooted = self.weighted_sum("z_i", "v_j", r"\frac{q_i \cdot k_j}{\sqrt{d_k}}", roles=True).move_to(bridged)
         self.on_words(
             "constant",
-            below.animate.set_opacity(1),
-            Create(SurroundingRectangle(below, color=palette.HIGHLIGHT, buff=0.1)),
+            below.animate.set_opacity(1).set_color(palette.HIGHLIGHT),  # lit, not boxed: a box hid the fraction bar
             TransformMatchingTex(bridged, rooted),
         )
         self.wait(2)

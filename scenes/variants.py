@@ -44,7 +44,7 @@ from scenes.kit import (
     palette,
     token_cell,
 )
-from scenes.kit.diagrams import LabelBox, connect
+from scenes.kit.diagrams import LabelBox, Sentence, connect
 from scenes.kit.layout import (
     GAP,
     MAX_COLS,
@@ -336,13 +336,13 @@ class ShuffleTokens(LessonScene):
             "reverse",
             FadeIn(heads[1][0]),
             *(
-                TransformFromCopy(words.get_token(shown[0].index(old)), reversed_words.get_token(shown[1].index(new)))
+                TransformFromCopy(words.words[shown[0].index(old)], reversed_words.words[shown[1].index(new)])
                 if old in shown[0] and new in shown[1]
-                else FadeIn(reversed_words.get_token(shown[1].index(new)))
+                else FadeIn(reversed_words.words[shown[1].index(new)])
                 for new, old in enumerate(s.order)
                 if new in shown[1]
             ),
-            FadeIn(VGroup(*(reversed_words.get_token(k) for k, i in enumerate(shown[1]) if i is None))),
+            FadeIn(VGroup(*(reversed_words.words[k] for k, i in enumerate(shown[1]) if i is None))),  # the …
             run_time=1.5,
         )
         self.on_words("run attention", FadeIn(after))
@@ -379,12 +379,13 @@ class ShuffleTokens(LessonScene):
         self.wait(1.5)
 
 
-def sentence_line(tokens: list[str], width: float) -> tuple[TokenRow, list[int | None]]:
-    """``tokens`` on one line no wider than ``width``: the whole sentence, or its first words, an ellipsis (None)
-    and its last word. Returns the line and, for each of its tokens, the word's index."""
+def sentence_line(tokens: list[str], width: float) -> tuple[Sentence, list[int | None]]:
+    """``tokens`` set as one line of text no wider than ``width`` (spaced as tokens, it read as column labels):
+    the whole sentence, or its first words, an ellipsis (None) and its last word. Returns the line and, for each of
+    its words, the token's index."""
     for keep in range(len(tokens), 0, -1):
         shown = list(range(len(tokens))) if keep == len(tokens) else [*range(keep), None, len(tokens) - 1]
-        line = TokenRow(["…" if i is None else tokens[i] for i in shown], font_size=BODY)
+        line = Sentence(["…" if i is None else tokens[i] for i in shown], font_size=BODY)
         if line.width <= width:
             break
     return line, shown

@@ -149,13 +149,14 @@ class IntroduceProjections(LessonScene):
         columns = VGroup(*(VGroup(m, n.next_to(m, DOWN, buff=0.35)) for m, n in zip(mats, notes, strict=True)))
         columns.arrange(RIGHT, buff=0.8, aligned_edge=UP)
         size = rf"\text{{each: }} d_{{\text{{model}}}} \times d_k = {we.d_model} \times {we.d_k}"
-        shape = formula(size, size=TITLE, color=palette.MUTED).next_to(notes, DOWN, buff=0.35)
-        token = we.tokens[0]  # one row through W_Q: d_model numbers in, d_k out
+        shape = formula(size, size=TITLE, color=palette.MUTED)
+        token, x = we.tokens[0], vector_text(we.X[0])  # one row through W_Q: d_model numbers in, d_k out
+        if we.d_model > 4:  # its first numbers: the line shares its row with the shape
+            x = vector_text(we.X[0][:3])[:-1] + ", …]"
         through = caption(
-            f"x({token}) = {vector_text(we.X[0])}  →  q({token}) = {vector_text(head.Q[0])}",
-            LABEL,
-            t2c={f"q({token})": palette.QUERY},
-        ).next_to(shape, DOWN, buff=0.2)
+            f"x({token}) = {x}  →  q({token}) = {vector_text(head.Q[0])}", LABEL, t2c={f"q({token})": palette.QUERY}
+        )
+        VGroup(shape, through).arrange(RIGHT, buff=0.8).next_to(notes, DOWN, buff=0.35)
         figure = VGroup(columns, shape, through)
         fit = min(12.5 / figure.width, (TOP - SUBTITLE_TOP - GAP) / figure.height)  # as large as the frame allows,
         below_title(figure.scale(max(fit, MIN_FONT_SIZE / mats[0].number_size()))).set_x(
@@ -173,7 +174,6 @@ class IntroduceProjections(LessonScene):
         self.play(LaggedStart(*(mat.fill_in() for mat in mats), lag_ratio=0.4), run_time=2.5)  # ... filled at once
         learned = (Indicate(mat.get_entries(), color=palette.HIGHLIGHT, scale_factor=1.05) for mat in mats)
         self.on_words("which training learns", LaggedStart(*learned, lag_ratio=0.3), run_time=1.5)  # their numbers
-        self.on_words(shorter, FadeIn(through, shift=0.1 * UP))  # a token's row through W_Q, as an instance
         self.finish_narration()
         focus = None
         for mat, note, text in zip(mats, notes, say, strict=True):
@@ -182,9 +182,12 @@ class IntroduceProjections(LessonScene):
             self.play(Create(frame) if focus is None else Transform(focus, frame), FadeIn(note))
             focus = focus or frame
             self.wait(0.6)
-        self.narrate(f"Each is d_model × d_k = {we.d_model} × {we.d_k}: {we.d_model} numbers in, {we.d_k} out.")
+        self.narrate(
+            f"Each is d_model × d_k = {we.d_model} × {we.d_k}: {we.d_model} numbers in, {we.d_k} out, "
+            f"as when W_Q turns the vector of '{token}' into its query."
+        )
         self.play(FadeOut(focus), Write(shape))
-        self.on_words("numbers in", Indicate(through, color=palette.HIGHLIGHT, scale_factor=1.05))
+        self.on_words("as when", FadeIn(through, shift=0.1 * UP))  # a token's row through W_Q, as an instance
         self.narrate("These numbers are made up for our example; in a real model, training sets them.")
         self.play(Indicate(VGroup(*(m.get_entries() for m in mats)), color=palette.HIGHLIGHT, scale_factor=1.05))
         self.wait(1)
