@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from manim import (
     DOWN,
     LEFT,
@@ -43,6 +44,7 @@ from scenes.kit import (
     palette,
 )
 from scenes.kit.charts import cell_grid, panel
+from scenes.kit.diagrams import Sentence
 from scenes.kit.layout import TOP, fit_content, fit_width
 from scenes.kit.motion import give_way
 from scenes.kit.numbers import fmt_bytes, fmt_count, fmt_int
@@ -79,13 +81,16 @@ def _attends_everywhere() -> VGroup:
 
 def _flat_tokens() -> VGroup:
     """A phrase tree drawn dashed above flat tokens: the structure is not built in."""
-    words = VGroup(*(caption(w, BODY, font=SERIF) for w in ("the", "old", "dog", "slept"))).arrange(RIGHT, buff=0.35)
-    phrase = words[0].get_top() + UP * 0.9 + RIGHT * (words[2].get_x() - words[0].get_x()) / 2
-    root = phrase + UP * 0.5 + RIGHT * 1.0
-    branches = [(phrase, w.get_top()) for w in words[:3]] + [(root, phrase), (root, words[3].get_top())]
-    tree = VGroup(*(DashedLine(a, b + UP * 0.08, color=palette.MUTED, stroke_width=2) for a, b in branches))
+    sentence = Sentence(["the", "old", "dog", "slept"], font_size=BODY)  # one baseline
+    words = sentence.words
+    foot = sentence.get_top()[1] + 0.12  # every branch stops on one line, clear of the letters
+    ends = [np.array([w.get_x(), foot, 0]) for w in words]
+    phrase = np.array([(ends[0][0] + ends[2][0]) / 2, foot + 0.8, 0])  # "the old dog", above its middle word
+    root = np.array([(phrase[0] + ends[3][0]) / 2, foot + 1.4, 0])
+    branches = [(phrase, end) for end in ends[:3]] + [(root, phrase), (root, ends[3])]
+    tree = VGroup(*(DashedLine(a, b, color=palette.MUTED, stroke_width=2) for a, b in branches))
     query = caption("?", HEADING, palette.HIGHLIGHT, font=SERIF).next_to(root, RIGHT, buff=0.15)
-    return VGroup(tree, query, words)
+    return VGroup(tree, query, sentence)
 
 
 class ListLimitations(LessonScene):
