@@ -164,6 +164,8 @@ class ReadRealAttention(LessonScene):
             n.set_y(top)
         self.play(FadeOut(grid), FadeOut(pieces), ReplacementTransform(frame, real.cells), run_time=1.2)
         self.play(FadeIn(real.get_labels()), FadeIn(real.get_digits()), FadeIn(names[1]))
+        hardest = real.get_row(sentence.focus_pieces[0])[sentence.featured_strongest]
+        self.play(Create(SurroundingRectangle(hardest, color=palette.HIGHLIGHT, buff=0.02)))  # where it looks hardest
         self.narrate(match.text)
         self.play(FadeIn(toy), FadeIn(names[0]))
         toy_row = [t.lower() for t in we.tokens].index(rm.focus.lower())
