@@ -98,7 +98,11 @@ class WorkCatSat(LessonScene):
         self.narrate(f"{len(tokens)} tokens, each embedded as a vector of {cs.E.shape[1]} numbers: the rows of X.")
         self.play(FadeIn(alone.get_frame()), alone.fill_in(run_time=1.2))
         identity = all(is_identity(w) for w in (cs.W_q, cs.W_k, cs.W_v))
-        how = r"W_{Q} = W_{K} = W_{V} = \text{identity}" if identity else r"Q = X W_{Q},\; K = X W_{K},\; V = X W_{V}"
+        how = (
+            r"W_{Q} = W_{K} = W_{V} = \text{identity}"
+            if identity
+            else r"Q = X \cdot W_{Q},\; K = X \cdot W_{K},\; V = X \cdot W_{V}"
+        )
         rule = formula(how, size=FORMULA).next_to(VGroup(e_mat, mats), DOWN, buff=0.6)
         self.narrate(
             "This example keeps it simple: all three projections are the identity, so Q, K and V all equal X."

@@ -139,7 +139,7 @@ class GeneralizeAttention(LessonScene):
         )
         self.play(FadeIn(lack))
         note = formula(  # the learned projections, each result in its role's colour
-            r"Q", r"= XW_{Q},\;", r"K", r"= XW_{K},\;", r"V", r"= XW_{V}", size=FORMULA
+            r"Q", r"= X \cdot W_{Q},\;", r"K", r"= X \cdot W_{K},\;", r"V", r"= X \cdot W_{V}", size=FORMULA
         )
         for part, role in zip(note[::2], "QKV", strict=True):
             part.set_color(palette.ROLE[role])

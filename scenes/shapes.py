@@ -118,7 +118,7 @@ class TrackShapes(LessonScene):
             return new.move_to(old.cells.get_center() - new.cells.get_center() + new.get_center())
 
         def rule(role: str, width: str) -> VGroup:  # the formula and shape rule of that product, in rules' place
-            return rule_line(f"{role} = X W_{{{role}}}", shape_rule(width)).move_to(rules, aligned_edge=LEFT)
+            return rule_line(f"{role} = X \\cdot W_{{{role}}}", shape_rule(width)).move_to(rules, aligned_edge=LEFT)
 
         back = [right.copy(), result.copy()]  # before they change: each change morphs what it replaces
         shown, said = [right, result], rules
@@ -144,7 +144,7 @@ class TrackShapes(LessonScene):
 
         return [
             self.product_row(
-                r"Q = X W_{Q}",
+                r"Q = X \cdot W_{Q}",
                 shape_rule("d_k"),
                 block("n", "d_{model}", "X", palette.TEXT),
                 block("d_{model}", "d_k", "W_{Q}", palette.QUERY),

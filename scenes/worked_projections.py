@@ -187,6 +187,11 @@ class IntroduceProjections(LessonScene):
             f"as when W_Q turns the vector of '{token}' into its query."
         )
         self.play(FadeOut(focus), Write(shape))
+        w_q = mats[0]  # counted on W_Q: its rows take the numbers in, its columns give the numbers out
+        rows = [w_q.get_row(r) for r in range(we.d_model) if w_q.is_shown(r, 0)]
+        columns = [w_q.get_column(c) for c in range(we.d_k) if w_q.is_shown(0, c)]
+        for words, lines in (("numbers in", rows), ("out,", columns)):
+            self.on_words(words, LaggedStart(*(Indicate(line, color=palette.HIGHLIGHT) for line in lines)))
         self.on_words("as when", FadeIn(through, shift=0.1 * UP))  # a token's row through W_Q, as an instance
         self.narrate("These numbers are made up for our example; in a real model, training sets them.")
         self.play(Indicate(VGroup(*(m.get_entries() for m in mats)), color=palette.HIGHLIGHT, scale_factor=1.05))
