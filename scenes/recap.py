@@ -78,7 +78,7 @@ class RecapSteps(LessonScene):
             ),
             (
                 names[1],
-                r"X{\cdot}W_{Q},\ X{\cdot}W_{K},\ X{\cdot}W_{V}",  # all three, as the voice names them (tight: a column)
+                r"X{\cdot}W_{Q},\ X{\cdot}W_{K},\ X{\cdot}W_{V}",  # all three, as the voice names them (a tight dot)
                 (("n", T), ("d_k", d_k)),
                 "",
                 (palette.QUERY, palette.KEY, palette.VALUE),  # Q, K and V: three of this shape
