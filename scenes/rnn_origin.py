@@ -122,8 +122,14 @@ class GeneralizeAttention(LessonScene):
             FadeOut(VGroup(decoder, query, roles)),
             FadeTransform(rule, new_rule),  # the formula changes with the picture: they never disagree
         )
+        here = f", here “{we.tokens[2]}”" if len(words) else ""  # box i stands over the third word
+        indices = caption(f"i: the word being read{here};  j: every word, itself included", LABEL, palette.MUTED)
+        indices.next_to(new_rule, DOWN, buff=0.3)  # the letters' meaning, not positions
         self.on_words(
-            "by a dot product", own[2].animate.highlight(palette.QUERY), Indicate(new_rule[1], color=palette.HIGHLIGHT)
+            "by a dot product",
+            own[2].animate.highlight(palette.QUERY),
+            Indicate(new_rule[1], color=palette.HIGHLIGHT),
+            FadeIn(indices),
         )
         self.narrate("The output z_i is the same weighted sum, now over the sequence's own vectors.")
         self.play(Indicate(new_rule[0], color=palette.HIGHLIGHT), Indicate(output, color=palette.HIGHLIGHT))
@@ -137,7 +143,7 @@ class GeneralizeAttention(LessonScene):
             "As written, this layer has nothing of its own to learn, and its scores are symmetric: "
             "x_i dot x_j equals x_j dot x_i."
         )
-        self.play(FadeIn(lack))
+        self.play(give_way(indices, FadeIn(lack)))
         note = formula(  # the learned projections, each result in its role's colour
             r"Q", r"= X \cdot W_{Q},\;", r"K", r"= X \cdot W_{K},\;", r"V", r"= X \cdot W_{V}", size=FORMULA
         )
