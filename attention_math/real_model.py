@@ -63,19 +63,25 @@ POSITIONAL = 0.5  # a head giving on average this much of a word's attention to 
 OFFSETS = (-1, 0, 1)  # the previous piece, the piece itself, the next one
 
 
+def offset_means(attention: Array, rows: list[int]) -> Array:
+    """Per offset of :data:`OFFSETS` (the first axis), the mean weight ``rows`` give the piece that far from them;
+    ``attention``'s leading axes (layers, heads) kept."""
+    n = attention.shape[-1]
+    return np.asarray(
+        [np.mean([attention[..., i, i + offset] for i in rows if 0 <= i + offset < n], axis=0) for offset in OFFSETS],
+        dtype=float,
+    )
+
+
 def position_share(attention: Array, rows: list[int]) -> Array:
     """Per (layer, head): the largest mean weight the sentence's ``rows`` give to one fixed offset."""
-    n = attention.shape[-1]
-    shares = [
-        np.mean([attention[:, :, i, i + offset] for i in rows if 0 <= i + offset < n], axis=0) for offset in OFFSETS
-    ]
-    return np.asarray(np.max(shares, axis=0), dtype=float)
+    return np.asarray(offset_means(attention, rows).max(axis=0), dtype=float)
 
 
-def neighbour(weights: Array, rows: list[int]) -> str:
-    """Which fixed neighbour a head's ``weights`` (pieces × pieces) give ``rows`` the most of, in words."""
-    n = weights.shape[-1]
-    means = [np.mean([weights[i, i + o] for i in rows if 0 <= i + o < n]) for o in OFFSETS]
+def neighbour(weights: Array, focus_pieces: list[int], context: list[int]) -> str:
+    """Which fixed neighbour one head's ``weights`` (pieces × pieces) give the sentence's own pieces the most of,
+    in words (the rows :func:`positional_head` reads)."""
+    means = offset_means(weights, sorted(context + focus_pieces))
     return ("the word before it", "itself", "the word after it")[int(np.argmax(means))]
 
 

@@ -128,13 +128,13 @@ class ReadRealAttention(LessonScene):
         if sentence.positional is not None:
             p_layer, p_head = sentence.positional
             positional = SurroundingRectangle(grid.head(p_layer, p_head), color=palette.MUTED, buff=0.04)
-            rows = sorted(sentence.context_pieces + sentence.focus_pieces)
+            weights = sentence.attention[p_layer, p_head]
+            read = neighbour(weights, sentence.focus_pieces, sentence.context_pieces)
             self.narrate(
                 f"Some heads read position, not meaning: in layer {p_layer + 1}, head {p_head + 1}, every word looks "
-                f"at {neighbour(sentence.attention[p_layer, p_head], rows)}, whatever the words are."
+                f"at {read}, whatever the words are."
             )
             self.play(Create(positional))
-            weights = sentence.attention[p_layer, p_head]
             self.zoom_on(grid, sentence.positional, weights, sentence.pieces, behind=(positional,))
         chosen = grid.head(layer, head)
         frame = SurroundingRectangle(chosen, color=palette.HIGHLIGHT, buff=0.04)

@@ -171,20 +171,19 @@ class GeneralizeAttention(LessonScene):
             "In the score, x_i becomes q_i and x_j becomes k_j; in the sum, x_j becomes v_j. "
             "And q_i·k_j need not equal q_j·k_i."
         )
-        values = self.projected(own)  # each token's q, k and v: i's query asks, every key answers, values are summed
+        values = self.projected(own, gap)  # each token's q, k and v: i's query asks, every key answers
         self.on_words(
             "becomes qᵢ",
             TransformMatchingTex(new_rule, bridged),
             ReplacementTransform(own, values),
             ReplacementTransform(arrows, arrows := self.converge(values, output)),
             *(
-                word.animate.next_to(box, DOWN, buff=0.12)
-                for word, box in zip(words, self.worded(values), strict=False)
+                word.animate.next_to(box, DOWN, buff=0.12) for word, box in zip(words, worded(values), strict=False)
             ),  # no words under 3
             FadeOut(stack),  # its rows are in X·W_Q, X·W_K, X·W_V now
             run_time=1.5,
         )
-        self.on_words("becomes vⱼ", *(Indicate(box.label[2], color=palette.VALUE) for box in self.worded(values)))
+        self.on_words("becomes vⱼ", *(Indicate(box.label[2], color=palette.VALUE) for box in worded(values)))
         colours = {"q_i": palette.QUERY, "k_j": palette.KEY, "q_j": palette.QUERY, "k_i": palette.KEY}
         mirror = VGroup(  # the indices at formula size: they are the point of the line
             formula(r"q_i \cdot k_j", size=FORMULA, tex_to_color_map=colours),
@@ -280,20 +279,19 @@ class GeneralizeAttention(LessonScene):
     def sequence(symbol: str, index: str = "i", gap: bool = True) -> VGroup:
         """Boxes for the vectors symbol_1, symbol_2, symbol_index, (…,) symbol_n of a sequence (indices: notation);
         without ``gap`` no ellipsis box: a four-word sentence has no word for it."""
-        labels = [f"{symbol}_1", f"{symbol}_2", f"{symbol}_{index}", *([r"\cdots"] if gap else []), f"{symbol}_n"]
+        labels = [r"\cdots" if i is None else f"{symbol}_{i}" for i in places(index, gap)]
         boxes = VGroup(*(LabelBox(formula(t, size=DISPLAY), width=1.3, height=BOX_HEIGHT) for t in labels))
         return notation(boxes.arrange(RIGHT, buff=0.5))
 
     @staticmethod
-    def projected(own: VGroup) -> VGroup:
-        """The sequence's boxes, each now its token's query, key and value (q_1 k_1 v_1, …): the queries dim but
-        token i's, which asks; the ellipsis box stays."""
+    def projected(own: VGroup, gap: bool) -> VGroup:
+        """The sequence's boxes ``own``, each now its token's query, key and value (q_1 k_1 v_1, …): the queries dim
+        but token i's, which asks; the ellipsis box stays."""
         boxes = VGroup()
-        for box in own:
-            if "cdots" in box.label.tex_string:
+        for box, index in zip(own, places("i", gap), strict=True):
+            if index is None:
                 boxes.add(box.copy())
                 continue
-            index = box.label.tex_string.split("_")[-1]  # 1, 2, i or n
             label = formula(f"q_{index}", rf"\, k_{index}", rf"\, v_{index}", size=DISPLAY)
             query = palette.QUERY if index == "i" else palette.MUTED
             for part, colour in zip(label, (query, palette.KEY, palette.VALUE), strict=True):
@@ -303,17 +301,20 @@ class GeneralizeAttention(LessonScene):
         return notation(boxes.arrange(RIGHT, buff=0.3).move_to(own))
 
     @staticmethod
-    def worded(boxes: VGroup) -> list:
-        """The boxes that carry a word beneath them (all but the ellipsis)."""
-        return [box for box in boxes if "cdots" not in box.label.tex_string]
-
-    @staticmethod
     def converge(sources: VGroup, target: LabelBox) -> VGroup:
         """Weight arrows from every vector of the sequence (the ellipsis excepted) into ``target``."""
         return VGroup(
             *(  # each from its own box's top: a slanted arrow from a side would cross the neighbouring box
-                connect(box, target, palette.HEAT_LOW, vertical=True)
-                for box in sources
-                if "cdots" not in box.label.tex_string
+                connect(box, target, palette.HEAT_LOW, vertical=True) for box in worded(sources)
             )
         )
+
+
+def places(index: str, gap: bool) -> list[str | None]:
+    """The indices a drawn sequence shows, 1, 2, ``index``, (an ellipsis: None,) n; notation."""
+    return ["1", "2", index, *([None] if gap else []), "n"]
+
+
+def worded(boxes: VGroup) -> list:
+    """The boxes of a drawn sequence that stand for a word (all but the ellipsis)."""
+    return [box for box in boxes if "cdots" not in box.label.tex_string]

@@ -150,9 +150,8 @@ class IntroduceProjections(LessonScene):
         columns.arrange(RIGHT, buff=0.8, aligned_edge=UP)
         size = rf"\text{{each: }} d_{{\text{{model}}}} \times d_k = {we.d_model} \times {we.d_k}"
         shape = formula(size, size=TITLE, color=palette.MUTED)
-        token, x = we.tokens[0], vector_text(we.X[0])  # one row through W_Q: d_model numbers in, d_k out
-        if we.d_model > 4:  # its first numbers: the line shares its row with the shape
-            x = vector_text(we.X[0][:3])[:-1] + ", …]"
+        token = we.tokens[0]  # one row through W_Q: d_model numbers in, d_k out
+        x = vector_text(we.X[0], most=4)  # a long row, its first numbers: the line shares its row with the shape
         through = caption(
             f"x({token}) = {x}  →  q({token}) = {vector_text(head.Q[0])}", LABEL, t2c={f"q({token})": palette.QUERY}
         )

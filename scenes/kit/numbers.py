@@ -53,11 +53,17 @@ def places_for(values: np.ndarray, budget: int = 4) -> int:
     return budget
 
 
-def vector_text(values: np.ndarray, places: int | None = None) -> str:
-    """A vector as "[1, 0, 1, 0]", with as many decimals as its values need (or ``places``)."""
+def vector_text(values: np.ndarray, places: int | None = None, most: int | None = None) -> str:
+    """A vector as "[1, 0, 1, 0]", with as many decimals as its values need (or ``places``); longer than ``most``,
+    its first ``most - 1`` values and an ellipsis, "[1, 0, 1, …]".
+
+    >>> vector_text([0.5, 1, 0, 2, 3], most=4)
+    '[0.5, 1.0, 0.0, …]'
+    """
     values = np.asarray(values, dtype=float)
     places = places_for(values, 2) if places is None else places
-    return "[" + ", ".join(fmt(v, places) for v in values) + "]"
+    shown = [fmt(v, places) for v in (values if most is None or len(values) <= most else values[: most - 1])]
+    return "[" + ", ".join(shown + (["…"] if len(shown) < len(values) else [])) + "]"
 
 
 # --- numbers set in the lesson's font -------------------------------------------------------

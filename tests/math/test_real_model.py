@@ -229,4 +229,4 @@ def test_a_positional_head_is_said_to_read_the_neighbour_it_weighs_most(offset, 
     for i in range(5):
         if 0 <= i + offset < 5:
             weights[i, i + offset] = 0.8
-    assert neighbour(weights, [1, 2, 3]) == said
+    assert neighbour(weights, [2], [1, 3]) == said
