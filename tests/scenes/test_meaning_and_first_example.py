@@ -4,6 +4,7 @@ Expected values are computed here independently (plain numpy), never read from t
 """
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -156,38 +157,38 @@ def test_shift_meaning_names_the_words_without_a_row_in_x_before_their_weights(e
             assert "weights" in after  # the rows are said before the weights they give
 
 
+def cat_sat_with(tmp_path, name: str, matrix: list | None) -> Path:
+    """The default example, the cat_sat section's identity ``name`` ("W_v", "W_k") replaced by ``matrix`` if given."""
+    text = DEFAULT_EXAMPLE.read_text(encoding="utf-8")
+    if matrix:
+        identity = f"{name} = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]"
+        assert text.count(identity) == 1  # the cat_sat section's
+        text = text.replace(identity, f"{name} = {matrix}")
+    example = tmp_path / "example.toml"
+    example.write_text(text, encoding="utf-8")
+    return example
+
+
 @pytest.mark.parametrize(
     ("w_v", "said"),
     [
         (None, "but its row of Z changes"),  # "the cat" alone: cat's weights e/(1+e) on itself, not 2e/(2e+1)
-        ("[[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]", "happens to stay the same"),  # every v is 0
+        ([[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], "happens to stay the same"),  # every v is 0
     ],
 )
 def test_fixed_vs_contextual_says_the_row_changes_only_when_it_does(tmp_path, w_v, said):
-    text = DEFAULT_EXAMPLE.read_text(encoding="utf-8")
-    if w_v:
-        identity = "W_v = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]"
-        assert text.count(identity) == 1  # the cat_sat section's
-        text = text.replace(identity, f"W_v = {w_v}")
-    example = tmp_path / "example.toml"
-    example.write_text(text, encoding="utf-8")
+    example = cat_sat_with(tmp_path, "W_v", w_v)
     narration = " ".join(probe(by_class("ContrastEmbeddings"), example)[-1].said)
     assert said in narration
     assert ("what V is" in narration) is bool(w_v)  # the mix is of X's rows only where V = X
 
 
-@pytest.mark.parametrize("w_k", [None, "[[1, 1, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]"])
+@pytest.mark.parametrize("w_k", [None, [[1, 1, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]])
 def test_symmetric_scores_says_why_the_mirror_matters_only_where_scores_mirror(tmp_path, w_k):
     """'the' scores 'sat' as 'sat' scores 'the' is said only where W_Q = W_K makes E·W_Q·(E·W_K)ᵀ symmetric."""
-    text = DEFAULT_EXAMPLE.read_text(encoding="utf-8")
-    if w_k:
-        identity = "W_k = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]"
-        assert text.count(identity) == 1  # the cat_sat section's
-        text = text.replace(identity, f"W_k = {w_k}")
-    example = tmp_path / "example.toml"
-    example.write_text(text, encoding="utf-8")
+    example = cat_sat_with(tmp_path, "W_k", w_k)
     e = np.array([[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 1, 1]])
-    w = np.array(eval(w_k)) if w_k else np.eye(4)  # W_Q is the identity
+    w = np.array(w_k) if w_k else np.eye(4)  # W_Q is the identity
     scores = e @ (e @ w).T
     narration = " ".join(probe(by_class("MirrorScores"), example)[-1].narration)
     assert ("'the' scores 'sat' as 'sat' scores 'the'" in narration) is bool(np.array_equal(scores, scores.T))
